@@ -1,0 +1,11 @@
+//! Exact side of optik: the solver-facing instance (an integer distance matrix and the
+//! k_i of every record), the partition type every engine and heuristic returns, and the
+//! clustering criteria evaluated on any distance.
+
+pub mod criteria;
+pub mod instance;
+pub mod partition;
+
+pub use criteria::{Criterion, CriteriaValues};
+pub use instance::Instance;
+pub use partition::Partition;

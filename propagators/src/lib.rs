@@ -1,0 +1,1 @@
+//! Pumpkin propagators and branchers for k_i-anonymous clustering.
