@@ -1,1 +1,17 @@
+//! optik: provably optimal k-anonymous and personalised k_i-anonymous releases of small
+//! microdata tables.
+//!
+//! Data flows one way: [`table`] → [`dataset`] (schema, quasi-identifiers, k_i) →
+//! [`distance`] / instance → heuristics or exact engines → [`Partition`] → [`release`] +
+//! [`report`], with [`check`] verifying every release independently.
 
+pub mod dataset;
+pub mod distance;
+pub mod error;
+pub mod hierarchy;
+pub mod privacy;
+pub mod qi;
+pub mod schema;
+pub mod table;
+
+pub use optik_models::{Criterion, Instance, Partition};

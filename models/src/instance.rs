@@ -30,7 +30,11 @@ impl Instance {
     }
 
     /// Builds the integer instance from a real-valued distance by rounding `d · scale`.
-    pub fn from_distance(scale: f64, k: Vec<u32>, d: impl Fn(usize, usize) -> f64) -> Result<Self, String> {
+    pub fn from_distance(
+        scale: f64,
+        k: Vec<u32>,
+        d: impl Fn(usize, usize) -> f64,
+    ) -> Result<Self, String> {
         let n = k.len();
         let mut dist = vec![vec![0i64; n]; n];
         for i in 0..n {
@@ -58,7 +62,11 @@ impl Instance {
         }
         for (i, row) in self.dist.iter().enumerate() {
             if row.len() != self.n {
-                return Err(format!("matrix row {i} has {} entries, expected {}", row.len(), self.n));
+                return Err(format!(
+                    "matrix row {i} has {} entries, expected {}",
+                    row.len(),
+                    self.n
+                ));
             }
             if row[i] != 0 {
                 return Err(format!("dist[{i}][{i}] = {} is not zero", row[i]));

@@ -6,6 +6,6 @@ pub mod criteria;
 pub mod instance;
 pub mod partition;
 
-pub use criteria::{Criterion, CriteriaValues};
+pub use criteria::{CriteriaValues, Criterion};
 pub use instance::Instance;
 pub use partition::Partition;

@@ -1,0 +1,221 @@
+//! The record distance (seed 001 §5.3.2), fast enough to compute on the fly for 30k records,
+//! and the full matrices the exact solvers need on small tables.
+
+use crate::qi::{QiTable, Values};
+use optik_models::Instance;
+
+/// Default integer scale of the exact solvers' matrix: distances are rounded to 1/1000 of a unit.
+pub const DEFAULT_SCALE: f64 = 1000.0;
+
+/// Categorical attributes with more leaves than this compare hierarchy paths instead of
+/// looking up a precomputed leaf × leaf table.
+const MAX_TABLE_LEAVES: usize = 2048;
+
+/// Per-categorical-attribute distance between leaves (already weighted).
+#[derive(Clone, Debug)]
+enum LeafDistance {
+    Table { leaves: usize, table: Vec<f64> },
+    Paths { paths: Vec<Vec<u32>>, step: f64 },
+}
+
+impl LeafDistance {
+    #[inline]
+    fn get(&self, a: u32, b: u32) -> f64 {
+        match self {
+            LeafDistance::Table { leaves, table } => table[a as usize * leaves + b as usize],
+            LeafDistance::Paths { paths, step } => {
+                let (pa, pb) = (&paths[a as usize], &paths[b as usize]);
+                (0..pa.len())
+                    .find(|&l| pa[l] == pb[l])
+                    .unwrap_or(pa.len() - 1) as f64
+                    * step
+            }
+        }
+    }
+}
+
+/// The weighted Manhattan record distance over quasi-identifiers, on encoded records:
+/// numeric and ordinal values as weighted normalised coordinates, categorical values as leaf
+/// codes with a per-attribute leaf-distance lookup.
+#[derive(Clone, Debug)]
+pub struct RecordDistance {
+    n: usize,
+    dims: usize,
+    coords: Vec<f64>,
+    cats: usize,
+    codes: Vec<u32>,
+    leaf: Vec<LeafDistance>,
+}
+
+/// A point in the encoded space that need not be a record (an MDAV centroid).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub coords: Vec<f64>,
+    pub codes: Vec<u32>,
+}
+
+impl RecordDistance {
+    /// Encodes the quasi-identifiers of a table.
+    pub fn new(qi: &QiTable) -> Self {
+        let n = qi.n;
+        let mut coord_cols: Vec<Vec<f64>> = Vec::new();
+        let mut code_cols: Vec<&[u32]> = Vec::new();
+        let mut leaf = Vec::new();
+        for a in &qi.attributes {
+            match &a.values {
+                Values::Numeric { values, min, max } => {
+                    let range = max - min;
+                    coord_cols.push(
+                        values
+                            .iter()
+                            .map(|v| {
+                                if range > 0.0 {
+                                    a.weight * (v - min) / range
+                                } else {
+                                    0.0
+                                }
+                            })
+                            .collect(),
+                    );
+                }
+                Values::Ordinal { ranks, levels } => {
+                    let steps = (levels.len() - 1) as f64;
+                    coord_cols.push(ranks.iter().map(|&r| a.weight * r as f64 / steps).collect());
+                }
+                Values::Categorical {
+                    leaves, hierarchy, ..
+                } => {
+                    let l = hierarchy.num_leaves();
+                    let step = a.weight / hierarchy.height() as f64;
+                    if l <= MAX_TABLE_LEAVES {
+                        let mut table = vec![0.0; l * l];
+                        for x in 0..l {
+                            for y in 0..l {
+                                table[x * l + y] =
+                                    hierarchy.lca_level(x as u32, y as u32) as f64 * step;
+                            }
+                        }
+                        leaf.push(LeafDistance::Table { leaves: l, table });
+                    } else {
+                        let paths = (0..l as u32)
+                            .map(|x| {
+                                (0..=hierarchy.height())
+                                    .map(|lv| hierarchy.ancestor(x, lv))
+                                    .collect()
+                            })
+                            .collect();
+                        leaf.push(LeafDistance::Paths { paths, step });
+                    }
+                    code_cols.push(leaves);
+                }
+            }
+        }
+        let dims = coord_cols.len();
+        let cats = code_cols.len();
+        let mut coords = Vec::with_capacity(n * dims);
+        let mut codes = Vec::with_capacity(n * cats);
+        for i in 0..n {
+            coords.extend(coord_cols.iter().map(|c| c[i]));
+            codes.extend(code_cols.iter().map(|c| c[i]));
+        }
+        RecordDistance {
+            n,
+            dims,
+            coords,
+            cats,
+            codes,
+            leaf,
+        }
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// True when there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Distance between records `i` and `j`.
+    #[inline]
+    pub fn d(&self, i: usize, j: usize) -> f64 {
+        let (ci, cj) = (
+            &self.coords[i * self.dims..][..self.dims],
+            &self.coords[j * self.dims..][..self.dims],
+        );
+        let mut s = 0.0;
+        for (a, b) in ci.iter().zip(cj) {
+            s += (a - b).abs();
+        }
+        let (ki, kj) = (
+            &self.codes[i * self.cats..][..self.cats],
+            &self.codes[j * self.cats..][..self.cats],
+        );
+        for ((a, b), l) in ki.iter().zip(kj).zip(&self.leaf) {
+            s += l.get(*a, *b);
+        }
+        s
+    }
+
+    /// Distance between a point and record `i`.
+    #[inline]
+    pub fn d_point(&self, p: &Point, i: usize) -> f64 {
+        let ci = &self.coords[i * self.dims..][..self.dims];
+        let mut s = 0.0;
+        for (a, b) in ci.iter().zip(&p.coords) {
+            s += (a - b).abs();
+        }
+        let ki = &self.codes[i * self.cats..][..self.cats];
+        for ((a, b), l) in ki.iter().zip(&p.codes).zip(&self.leaf) {
+            s += l.get(*a, *b);
+        }
+        s
+    }
+
+    /// The centroid of some records: mean of each coordinate, most frequent code of each
+    /// categorical attribute (ties to the smallest code), as in MDAV for mixed data.
+    pub fn centroid(&self, members: &[usize]) -> Point {
+        let mut coords = vec![0.0; self.dims];
+        for &i in members {
+            for (c, x) in coords
+                .iter_mut()
+                .zip(&self.coords[i * self.dims..][..self.dims])
+            {
+                *c += x;
+            }
+        }
+        if !members.is_empty() {
+            for c in &mut coords {
+                *c /= members.len() as f64;
+            }
+        }
+        let mut codes = Vec::with_capacity(self.cats);
+        let mut counts: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for a in 0..self.cats {
+            counts.clear();
+            for &i in members {
+                *counts.entry(self.codes[i * self.cats + a]).or_default() += 1;
+            }
+            let mode = counts
+                .iter()
+                .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
+                .map_or(0, |(&code, _)| code);
+            codes.push(mode);
+        }
+        Point { coords, codes }
+    }
+
+    /// Full n × n matrix (for small tables only: n² entries).
+    pub fn matrix(&self) -> Vec<Vec<f64>> {
+        (0..self.n)
+            .map(|i| (0..self.n).map(|j| self.d(i, j)).collect())
+            .collect()
+    }
+
+    /// The exact solvers' instance: the matrix scaled by `scale` and rounded to integers.
+    pub fn instance(&self, k: Vec<u32>, scale: f64) -> Result<Instance, String> {
+        Instance::from_distance(scale, k, |i, j| self.d(i, j))
+    }
+}
