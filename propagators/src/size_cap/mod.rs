@@ -102,8 +102,11 @@ impl Propagator for SizeCapPropagator {
                     }
                 }
             }
+            if fixed == 0 {
+                continue;
+            }
             let cap = 2 * kmax as usize - 1;
-            if fixed == 0 || fixed < cap || (fixed == cap && !open) {
+            if fixed < cap || (fixed == cap && !open) {
                 continue;
             }
             let reason: PropositionalConjunction = (0..n)
