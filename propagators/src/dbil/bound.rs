@@ -17,6 +17,9 @@
 
 use crate::common::{DistMatrix, Snapshot};
 
+/// Cost standing for "no completion" (large, but far from overflowing sums).
+pub const INFEASIBLE: i64 = 1 << 40;
+
 /// Static data of the DBIL bound.
 #[derive(Clone, Debug)]
 pub struct DbilData {
@@ -122,12 +125,15 @@ pub fn evaluate(data: &DbilData, s: &Snapshot, fixed: &[Option<i32>]) -> DbilEva
                     .filter(|&&r| s.contains(r, j as i32))
                     .map(|&r| e[r * w + j]),
             );
-            if cands.len() >= need {
-                let (_, t, _) = cands.select_nth_unstable(need - 1);
-                if *t > base {
-                    d = *t;
-                    threshold[j] = Some(*t);
-                }
+            let t = if cands.len() >= need {
+                *cands.select_nth_unstable(need - 1).1
+            } else {
+                // The class cannot be completed: no completion exists.
+                INFEASIBLE
+            };
+            if t > base {
+                d = t;
+                threshold[j] = Some(t);
             }
         }
         delta[j] = d;

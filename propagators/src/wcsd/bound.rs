@@ -1,12 +1,14 @@
 //! The WCSD lower bound, shared by the propagator and its checker.
 //!
-//! `W = Σ_C Σ_{x<y∈C} d(x, y)`. For a designated set `F` of fixed records (`A_j` = members of `F`
-//! in class `j`) and `U` the others:
-//! `W = Σ_{pairs in F} + Σ_{r∈U} [ Σ_{l∈A_{c(r)}} d(r, l) + ½ Σ_{u∈U∩C(r), u≠r} d(r, u) ]`.
-//! A record `r ∈ U` in class `j` has at least `q = k_r − 1 − |A_j|` classmates in `U`, so its
-//! term is at least `est(r, j) = Σ_{l∈A_j} d(r, l) + ½·(sum of the q smallest distances from r
-//! to U∖{r})`; hence `W ≥ P_F + Σ_{r∈U} min_{j∈dom(G_r)} est(r, j)`. Computed doubled to stay in
-//! integers; the bound is `⌈·/2⌉`.
+//! `W = Σ_C Σ_{x<y∈C} d(x, y) = ½ Σ_i T_i` with `T_i = Σ_{l ∈ C(i), l ≠ i} d(i, l)`. For a set
+//! `F` of fixed records (`A_j` = members of `F` in class `j`, `K_j = max_{A_j} k`) and
+//! `U` the others, a record `i` ending in class `j` has `T_i ≥ Σ_{l∈A_j∖{i}} d(i, l)` plus the
+//! sum of the `q` smallest distances from `i` to `U∖{i}`, where `q = max(k_i, K_j) − |A_j ∪ {i}|`
+//! is the number of classmates still to come (all from `U`). Fixed records use their class;
+//! a record of `U` takes the minimum over its domain. Fixing a record never lowers this bound
+//! (it moves from `U` to some `A_j`, where its exact distance replaces one of the `q` smallest),
+//! so explanations are: every fixed record, and for each record of `U` the excluded classes
+//! cheaper than its minimum. Computed as `Σ LB(T_i)` (twice the bound); the bound is `⌈·/2⌉`.
 
 use crate::common::{DistMatrix, Snapshot};
 
@@ -28,12 +30,14 @@ pub struct WcsdEval {
     pub lb2: i64,
     /// Members of each class (index = class id).
     pub members: Vec<Vec<usize>>,
-    /// `2·Σ_{l∈A_j} d(r, l)` per unfixed record and class (row-major, `cmax + 1` columns).
-    pub s2: Vec<i64>,
+    /// `K_j` per class (0 when empty).
+    pub kmax: Vec<u32>,
+    /// `Σ_{l∈A_j} d(r, l)` per record and class (row-major, `cmax + 1` columns).
+    pub sum: Vec<i64>,
     /// Prefix sums of the smallest distances from r to `U∖{r}` (index q = sum of q smallest).
     pub prefix: Vec<Vec<i64>>,
-    /// 2·μ_r per record (0 for fixed).
-    pub mu2: Vec<i64>,
+    /// LB(T_r) per record (for fixed records, with their class; for others, the minimum).
+    pub t: Vec<i64>,
     /// Records outside F.
     pub unfixed: Vec<usize>,
     /// True when every record is in F (then the bound is the exact WCSD).
@@ -41,14 +45,14 @@ pub struct WcsdEval {
 }
 
 impl WcsdEval {
-    /// `2·est(r, j)`.
+    /// LB(T_r) if record `r ∉ F` joins class `j`.
     #[inline]
-    pub fn est2(&self, data: &WcsdData, r: usize, j: i32) -> i64 {
+    pub fn est(&self, data: &WcsdData, r: usize, j: i32) -> i64 {
         let w = data.cmax as usize + 1;
         let have = self.members[j as usize].len();
-        let q = (data.k[r] as usize).saturating_sub(1 + have);
-        let p = &self.prefix[r];
-        self.s2[r * w + j as usize] + p[q.min(p.len() - 1)]
+        let target = data.k[r].max(self.kmax[j as usize]) as usize;
+        let q = target.saturating_sub(have + 1);
+        self.sum[r * w + j as usize] + completion(&self.prefix[r], q)
     }
 
     /// The lower bound `⌈lb2 / 2⌉`.
@@ -57,38 +61,44 @@ impl WcsdEval {
     }
 }
 
+/// Cost standing for "no completion" (large, but far from overflowing sums).
+pub const INFEASIBLE: i64 = 1 << 40;
+
+/// Sum of the `q` smallest distances to other unfixed records, or [`INFEASIBLE`] when fewer
+/// than `q` remain (keeps the bound monotone).
+#[inline]
+fn completion(prefix: &[i64], q: usize) -> i64 {
+    prefix.get(q).copied().unwrap_or(INFEASIBLE)
+}
+
 /// Evaluates the bound for domains `s` and designated fixed values `fixed`.
 pub fn evaluate(data: &WcsdData, s: &Snapshot, fixed: &[Option<i32>]) -> WcsdEval {
     let n = fixed.len();
     let w = data.cmax as usize + 1;
     let mut members = vec![Vec::new(); w];
+    let mut kmax = vec![0u32; w];
     let mut unfixed = Vec::new();
     for (i, f) in fixed.iter().enumerate() {
         match f {
-            Some(j) if (1..=data.cmax).contains(j) => members[*j as usize].push(i),
+            Some(j) if (1..=data.cmax).contains(j) => {
+                members[*j as usize].push(i);
+                kmax[*j as usize] = kmax[*j as usize].max(data.k[i]);
+            }
             _ => unfixed.push(i),
         }
     }
-    let mut lb2 = 0i64;
-    for a in &members {
-        for (p, &x) in a.iter().enumerate() {
-            for &y in &a[p + 1..] {
-                lb2 += 2 * data.dist.get(x, y);
-            }
-        }
-    }
-    let kmax = data.k.iter().copied().max().unwrap_or(1) as usize;
-    let mut s2 = vec![0i64; n * w];
+    let kk = data.k.iter().copied().max().unwrap_or(1) as usize;
+    let mut sum = vec![0i64; n * w];
     let mut prefix = vec![vec![0i64]; n];
     let mut near = Vec::with_capacity(unfixed.len());
-    for &r in &unfixed {
+    for r in 0..n {
         let row = data.dist.row(r);
         for (j, a) in members.iter().enumerate() {
-            s2[r * w + j] = 2 * a.iter().map(|&l| row[l]).sum::<i64>();
+            sum[r * w + j] = a.iter().map(|&l| row[l]).sum::<i64>();
         }
         near.clear();
         near.extend(unfixed.iter().filter(|&&u| u != r).map(|&u| row[u]));
-        let take = kmax.saturating_sub(1).min(near.len());
+        let take = kk.min(near.len());
         if take > 0 && take < near.len() {
             near.select_nth_unstable(take - 1);
         }
@@ -101,21 +111,29 @@ pub fn evaluate(data: &WcsdData, s: &Snapshot, fixed: &[Option<i32>]) -> WcsdEva
         prefix[r] = p;
     }
     let mut ev = WcsdEval {
-        lb2,
+        lb2: 0,
         members,
-        s2,
+        kmax,
+        sum,
         prefix,
-        mu2: vec![0; n],
+        t: vec![0; n],
         complete: unfixed.is_empty(),
         unfixed,
     };
-    let mut sum = 0i64;
-    for idx in 0..ev.unfixed.len() {
-        let r = ev.unfixed[idx];
-        let mu2 = s.values(r).map(|j| ev.est2(data, r, j)).min().unwrap_or(0);
-        ev.mu2[r] = mu2;
-        sum += mu2;
+    let mut total = 0i64;
+    for i in 0..n {
+        let t = match fixed[i] {
+            Some(j) if (1..=data.cmax).contains(&j) => {
+                // `sum` includes d(i, i) = 0; q counts i as already in A_j.
+                let have = ev.members[j as usize].len();
+                let q = (ev.kmax[j as usize] as usize).saturating_sub(have);
+                ev.sum[i * w + j as usize] + completion(&ev.prefix[i], q)
+            }
+            _ => s.values(i).map(|j| ev.est(data, i, j)).min().unwrap_or(0),
+        };
+        ev.t[i] = t;
+        total += t;
     }
-    ev.lb2 += sum;
+    ev.lb2 = total;
     ev
 }

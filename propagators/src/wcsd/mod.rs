@@ -103,9 +103,9 @@ impl WcsdPropagator {
     }
 
     fn explain_record(&self, s: &Snapshot, ev: &WcsdEval, r: usize, reason: &mut Vec<Predicate>) {
-        let mu2 = ev.mu2[r];
+        let t = ev.t[r];
         for j in 1..=self.data.cmax {
-            if !s.contains(r, j) && ev.est2(&self.data, r, j) < mu2 {
+            if !s.contains(r, j) && ev.est(&self.data, r, j) < t {
                 reason.push(ne(self.vars[r], j));
             }
         }
@@ -142,9 +142,9 @@ impl Propagator for WcsdPropagator {
         let obj_ub = context.upper_bound(&self.objective) as i64;
         for idx in 0..ev.unfixed.len() {
             let r = ev.unfixed[idx];
-            let rest2 = ev.lb2 - ev.mu2[r];
+            let rest2 = ev.lb2 - ev.t[r];
             for j in s.values(r) {
-                let with = (rest2 + ev.est2(&self.data, r, j) + 1).div_euclid(2);
+                let with = (rest2 + ev.est(&self.data, r, j) + 1).div_euclid(2);
                 if with > obj_ub {
                     let mut reason = self.explain(&s, &ev, Some(r));
                     reason.push(le(self.objective, clamp32(with - 1)));
