@@ -2,6 +2,8 @@
 //! k_i of every record), the partition type every engine and heuristic returns, and the
 //! clustering criteria evaluated on any distance.
 
+pub mod brute_force;
+pub mod cp;
 pub mod criteria;
 pub mod instance;
 pub mod partition;
@@ -9,3 +11,4 @@ pub mod partition;
 pub use criteria::{CriteriaValues, Criterion};
 pub use instance::Instance;
 pub use partition::Partition;
+pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};

@@ -1,1 +1,27 @@
-//! Pumpkin propagators and branchers for k_i-anonymous clustering.
+//! Pumpkin propagators and branchers for k_i-anonymous clustering (seed 001 §6.4–6.5).
+//!
+//! Every record `i` has a class variable `G_i ∈ [1, c_max]`. Each propagator lives in its own
+//! module with a constructor (registration and inference checker), the propagator itself (with
+//! eager LCG explanations: every post carries a conjunction that implies it) and a checker that
+//! re-verifies any inference from its premises alone, so pumpkin's `check-propagations` feature
+//! can validate every explanation. Enable this crate's `check` feature to run with pumpkin's
+//! `check-propagations` and `debug-checks`.
+
+pub mod branching;
+pub mod common;
+pub mod dbil;
+pub mod diameter;
+pub mod membership;
+pub mod min_classes;
+pub mod n_clusters;
+pub mod precede;
+pub mod size_cap;
+pub mod split;
+pub mod wcsd;
+
+pub use common::{min_k_diameters, DistMatrix, Snapshot};
+
+/// Re-export of the pumpkin crates this crate is written against, so that dependants use the
+/// exact same versions.
+pub use pumpkin_conflict_resolvers;
+pub use pumpkin_core;

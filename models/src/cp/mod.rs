@@ -1,0 +1,468 @@
+//! The CP engine: the k_i-anonymity model of seed 001 §6.3.2 on pumpkin 0.5.0 with the custom
+//! propagators and branchers of `optik-propagators`, solved by linear SAT-UNSAT search from an
+//! optional warm start. Never reports `Optimal` unless the solver proved it.
+
+mod model;
+
+use std::time::{Duration, Instant};
+
+use optik_propagators::branching::{BranchMode, ClusterBrancher, Counters, Counting};
+use optik_propagators::pumpkin_conflict_resolvers::resolvers::{AnalysisMode, ResolutionResolver};
+use optik_propagators::pumpkin_core::branching::branchers::autonomous_search::AutonomousSearch;
+use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
+use optik_propagators::pumpkin_core::results::SolutionReference;
+use optik_propagators::pumpkin_core::variables::DomainId;
+use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
+use optik_propagators::pumpkin_core::results::{ProblemSolution, SatisfactionResultUnderAssumptions};
+use optik_propagators::pumpkin_core::termination::TimeBudget;
+use serde::{Deserialize, Serialize};
+
+use crate::criteria::evaluate;
+use crate::{Criterion, Instance, Partition};
+
+/// Search strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Search {
+    /// Seed algorithm 11: fill when a class is below its largest k, else create.
+    Switching,
+    /// Seed algorithm 9.
+    Create,
+    /// Seed algorithm 10 (falls back to create when no class needs filling).
+    Fill,
+    /// pumpkin's VSIDS with restarts and solution-guided phase saving, falling back to switching.
+    Autonomous,
+}
+
+impl Search {
+    /// The default strategy (the faster one on the benchmark, see the crate notes).
+    pub const DEFAULT: Search = Search::Autonomous;
+
+    /// Name as used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Switching => "switching",
+            Search::Create => "create",
+            Search::Fill => "fill",
+            Search::Autonomous => "autonomous",
+        }
+    }
+
+    /// All strategies.
+    pub const ALL: [Search; 4] = [Search::Switching, Search::Create, Search::Fill, Search::Autonomous];
+}
+
+impl std::str::FromStr for Search {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Search::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| format!("unknown search '{s}' (expected switching, create, fill or autonomous)"))
+    }
+}
+
+/// Outcome of a CP run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The returned partition is proven optimal.
+    Optimal,
+    /// A partition was found (possibly the warm start) but not proven optimal (time limit).
+    Feasible,
+    /// No k_i-anonymous partition exists (under the model's constraints).
+    Infeasible,
+    /// Nothing was found and nothing proven.
+    Unknown,
+}
+
+impl Status {
+    /// Name as written in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// One improving solution (the warm start counts as the first when given).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolutionEvent {
+    /// Seconds since the start of `solve_cp`.
+    pub elapsed_s: f64,
+    /// Objective in integer distance units.
+    pub objective: i64,
+    /// Number of classes of the solution.
+    pub num_classes: usize,
+    /// True for the warm-start partition.
+    pub warm_start: bool,
+}
+
+/// Options of [`solve_cp`].
+pub struct CpOptions {
+    /// Criterion to optimise.
+    pub criterion: Criterion,
+    /// Wall-clock limit (`None` = until proven).
+    pub time_limit: Option<Duration>,
+    /// Post the dominance cap `|C| ≤ 2·max_{i∈C} k_i − 1` (ignored for split).
+    pub size_cap: bool,
+    /// Search strategy.
+    pub search: Search,
+    /// A k_i-anonymous partition to start from (its cost is the first upper bound).
+    pub warm_start: Option<Partition>,
+    /// Split only: minimum number of classes. `None` = the seed's rule: the number of classes of
+    /// the warm start, or of the first solution found.
+    pub split_min_classes: Option<usize>,
+    /// Called on every improving solution.
+    pub on_solution: Option<Box<dyn FnMut(&SolutionEvent)>>,
+}
+
+impl Default for CpOptions {
+    fn default() -> Self {
+        CpOptions {
+            criterion: Criterion::Dbil,
+            time_limit: None,
+            size_cap: true,
+            search: Search::DEFAULT,
+            warm_start: None,
+            split_min_classes: None,
+            on_solution: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for CpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CpOptions")
+            .field("criterion", &self.criterion)
+            .field("time_limit", &self.time_limit)
+            .field("size_cap", &self.size_cap)
+            .field("search", &self.search)
+            .field("warm_start", &self.warm_start.as_ref().map(|p| p.num_classes()))
+            .field("split_min_classes", &self.split_min_classes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Result of [`solve_cp`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CpResult {
+    /// Outcome.
+    pub status: Status,
+    /// Best partition found (may be the warm start).
+    pub partition: Option<Partition>,
+    /// Its objective, in integer distance units.
+    pub objective: Option<i64>,
+    /// Best proven bound: a lower bound for minimised criteria, an upper bound for split.
+    pub lower_bound: Option<i64>,
+    /// Improving solutions in order.
+    pub timeline: Vec<SolutionEvent>,
+    /// Search nodes (decisions).
+    pub nodes: u64,
+    /// Conflicts.
+    pub conflicts: u64,
+    /// Wall-clock seconds.
+    pub elapsed_s: f64,
+    /// Split only: the minimum number of classes that was enforced.
+    pub min_classes: Option<usize>,
+    /// Why the run could not start, if it could not (e.g. objective beyond pumpkin's i32).
+    pub note: Option<String>,
+}
+
+/// Objective of a partition in integer units (split of one class = 0).
+pub fn objective_of(inst: &Instance, p: &Partition, criterion: Criterion) -> i64 {
+    evaluate(p, |a, b| inst.d(a, b)).get(criterion)
+}
+
+/// Solves the instance to proven optimality (or until the time limit).
+pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
+    let start = Instant::now();
+    let criterion = opts.criterion;
+    let maximise = criterion.maximise();
+    let mut result = CpResult {
+        status: Status::Unknown,
+        partition: None,
+        objective: None,
+        lower_bound: None,
+        timeline: Vec::new(),
+        nodes: 0,
+        conflicts: 0,
+        elapsed_s: 0.0,
+        min_classes: None,
+        note: None,
+    };
+    if inst.n == 0 {
+        result.status = Status::Infeasible;
+        return result;
+    }
+    // The warm start must be a k_i-anonymous partition of these records.
+    let warm = opts
+        .warm_start
+        .take()
+        .filter(|p| p.len() == inst.n && p.violations(&inst.k).is_empty());
+    let obj_ub = model::objective_upper_bound(inst, criterion);
+    if obj_ub > i32::MAX as i64 {
+        result.note = Some(format!(
+            "objective bound {obj_ub} exceeds pumpkin's i32 domains; use a smaller scale"
+        ));
+        if let Some(p) = warm {
+            result.objective = Some(objective_of(inst, &p, criterion));
+            result.partition = Some(p);
+            result.status = Status::Feasible;
+        }
+        result.elapsed_s = start.elapsed().as_secs_f64();
+        return result;
+    }
+    let deadline = opts.time_limit.map(|t| start + t);
+    let remaining = |now: Instant| -> Duration {
+        match deadline {
+            Some(d) => d.saturating_duration_since(now),
+            None => Duration::from_secs(100 * 365 * 24 * 3600),
+        }
+    };
+
+    // Split: the minimum number of classes.
+    let mut min_classes = None;
+    if criterion == Criterion::Split {
+        let c0 = match (opts.split_min_classes, &warm) {
+            (Some(c), _) => Some(c),
+            (None, Some(p)) => Some(p.num_classes()),
+            (None, None) => {
+                // The seed's rule: the number of classes of the first solution found.
+                let mut m = model::build(inst, criterion, false, None, obj_ub as i32);
+                let counters = Counters::default();
+                let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
+                let mut resolver = resolver();
+                let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+                let g = m.g.clone();
+                let first = match m.solver.satisfy_under_assumptions(&mut brancher, &mut term, &mut resolver, &[]) {
+                    SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                        let labels: Vec<i32> = g.iter().map(|&x| s.solution().get_integer_value(x)).collect();
+                        Some(Partition::from_labels(&labels).num_classes())
+                    }
+                    _ => None,
+                };
+                let (nodes, conflicts) = counters.get();
+                result.nodes += nodes;
+                result.conflicts += conflicts;
+                first
+            }
+        };
+        min_classes = c0;
+        result.min_classes = c0;
+    }
+    let warm = warm.filter(|p| min_classes.is_none_or(|c| p.num_classes() >= c));
+
+    let m = model::build(inst, criterion, opts.size_cap, min_classes, obj_ub as i32);
+    let counters = Counters::default();
+    let mut on_solution = opts.on_solution.take();
+    let mut emit = |result: &mut CpResult, p: Partition, v: i64, warm_start: bool| {
+        let event = SolutionEvent {
+            elapsed_s: start.elapsed().as_secs_f64(),
+            objective: v,
+            num_classes: p.num_classes(),
+            warm_start,
+        };
+        if let Some(cb) = on_solution.as_mut() {
+            cb(&event);
+        }
+        result.timeline.push(event);
+        result.partition = Some(p);
+        result.objective = Some(v);
+    };
+    if let Some(p) = warm {
+        let v = objective_of(inst, &p, criterion);
+        emit(&mut result, p, v, true);
+    }
+
+    let brancher = make_brancher(&m, inst, opts.search, counters.clone());
+    let mut brancher = brancher;
+    let outcome = run_with(m, &mut brancher, &mut result, maximise, criterion, inst, &remaining, &mut emit);
+    let (nodes, conflicts) = counters.get();
+    result.nodes += nodes;
+    result.conflicts += conflicts;
+    result.status = match outcome {
+        Outcome::Proven => {
+            if result.partition.is_some() {
+                result.lower_bound = result.objective;
+                Status::Optimal
+            } else {
+                Status::Infeasible
+            }
+        }
+        Outcome::Timeout(bound) => {
+            result.lower_bound = bound;
+            if result.partition.is_some() {
+                Status::Feasible
+            } else {
+                Status::Unknown
+            }
+        }
+    };
+    result.elapsed_s = start.elapsed().as_secs_f64();
+    result
+}
+
+enum Outcome {
+    /// No better solution exists (or none at all).
+    Proven,
+    /// Time limit; the root bound on the objective.
+    Timeout(Option<i64>),
+}
+
+fn resolver() -> ResolutionResolver {
+    if cfg!(feature = "check") {
+        // Minimisation off: debug-checks asserts otherwise (see solver-stack notes).
+        ResolutionResolver::new(AnalysisMode::OneUIP, false, false)
+    } else {
+        ResolutionResolver::default()
+    }
+}
+
+/// The chosen brancher (static dispatch over the two shapes).
+enum AnyBrancher {
+    Cluster(Counting<ClusterBrancher>),
+    Autonomous(Counting<AutonomousSearch<ClusterBrancher>>),
+}
+
+fn make_brancher(m: &model::Model, inst: &Instance, search: Search, counters: Counters) -> AnyBrancher {
+    let mode = match search {
+        Search::Create => BranchMode::Create,
+        Search::Fill => BranchMode::Fill,
+        Search::Switching | Search::Autonomous => BranchMode::Switching,
+    };
+    let cluster = ClusterBrancher::new(
+        m.g.clone(),
+        m.dist.clone(),
+        inst.k.clone(),
+        m.cmax,
+        mode,
+        Some(m.objective),
+    );
+    match search {
+        Search::Autonomous => AnyBrancher::Autonomous(Counting::new(AutonomousSearch::new(cluster), counters)),
+        _ => AnyBrancher::Cluster(Counting::new(cluster, counters)),
+    }
+}
+
+macro_rules! delegate {
+    ($self:ident, $b:ident => $e:expr) => {
+        match $self {
+            AnyBrancher::Cluster($b) => $e,
+            AnyBrancher::Autonomous($b) => $e,
+        }
+    };
+}
+
+impl std::fmt::Debug for AnyBrancher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        delegate!(self, b => b.fmt(f))
+    }
+}
+
+impl Brancher for AnyBrancher {
+    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
+        delegate!(self, b => b.next_decision(context))
+    }
+    fn on_conflict(&mut self) {
+        delegate!(self, b => b.on_conflict())
+    }
+    fn on_backtrack(&mut self) {
+        delegate!(self, b => b.on_backtrack())
+    }
+    fn on_solution(&mut self, solution: SolutionReference) {
+        delegate!(self, b => b.on_solution(solution))
+    }
+    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
+        delegate!(self, b => b.on_unassign_integer(variable, value))
+    }
+    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
+        delegate!(self, b => b.on_appearance_in_conflict_predicate(predicate))
+    }
+    fn on_restart(&mut self) {
+        delegate!(self, b => b.on_restart())
+    }
+    fn synchronise(&mut self, context: &mut SelectionContext) {
+        delegate!(self, b => b.synchronise(context))
+    }
+    fn is_restart_pointless(&mut self) -> bool {
+        delegate!(self, b => b.is_restart_pointless())
+    }
+    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
+        delegate!(self, b => b.subscribe_to_events())
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "internal driver")]
+fn run_with(
+    mut m: model::Model,
+    brancher: &mut AnyBrancher,
+    result: &mut CpResult,
+    maximise: bool,
+    criterion: Criterion,
+    inst: &Instance,
+    remaining: &dyn Fn(Instant) -> Duration,
+    emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
+) -> Outcome {
+    let mut resolver = resolver();
+    let obj = m.objective;
+    loop {
+        let assumption: Vec<Predicate> = match result.objective {
+            None => vec![],
+            Some(v) if maximise => vec![obj.lower_bound_predicate(clamp(v + 1))],
+            Some(v) => vec![obj.upper_bound_predicate(clamp(v - 1))],
+        };
+        if result.objective.is_some_and(|v| {
+            if maximise {
+                v >= i32::MAX as i64
+            } else {
+                v <= 0
+            }
+        }) {
+            return Outcome::Proven;
+        }
+        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let found = match m
+            .solver
+            .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumption)
+        {
+            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                let labels: Vec<i32> = m.g.iter().map(|&x| s.solution().get_integer_value(x)).collect();
+                let reported = s.solution().get_integer_value(obj) as i64;
+                Some((labels, reported))
+            }
+            SatisfactionResultUnderAssumptions::UnsatisfiableUnderAssumptions(_)
+            | SatisfactionResultUnderAssumptions::Unsatisfiable(_) => return Outcome::Proven,
+            SatisfactionResultUnderAssumptions::Unknown(_) => None,
+        };
+        match found {
+            Some((labels, reported)) => {
+                let p = Partition::from_labels(&labels);
+                let v = objective_of(inst, &p, criterion);
+                debug_assert_eq!(v, reported, "objective variable disagrees with the partition");
+                debug_assert!(p.violations(&inst.k).is_empty(), "CP solution is not k_i-anonymous");
+                let improves = result.objective.is_none_or(|b| if maximise { v > b } else { v < b });
+                if !improves {
+                    // Cannot happen with correct propagators; stop rather than loop.
+                    return Outcome::Timeout(None);
+                }
+                emit(result, p, v, false);
+            }
+            None => {
+                let bound = if maximise {
+                    m.solver.upper_bound(&obj) as i64
+                } else {
+                    m.solver.lower_bound(&obj) as i64
+                };
+                return Outcome::Timeout(Some(bound));
+            }
+        }
+    }
+}
+
+fn clamp(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}

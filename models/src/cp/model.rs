@@ -1,0 +1,149 @@
+//! Building the pumpkin model of seed 001 §6.3.2 for one criterion.
+
+use optik_propagators::dbil::DbilConstructor;
+use optik_propagators::diameter::DiameterConstructor;
+use optik_propagators::membership::MembershipConstructor;
+use optik_propagators::min_classes::MinClassesConstructor;
+use optik_propagators::n_clusters::NClustersConstructor;
+use optik_propagators::precede::PrecedeConstructor;
+use optik_propagators::pumpkin_core::variables::DomainId;
+use optik_propagators::pumpkin_core::Solver;
+use optik_propagators::size_cap::SizeCapConstructor;
+use optik_propagators::split::SplitConstructor;
+use optik_propagators::wcsd::WcsdConstructor;
+use optik_propagators::{min_k_diameters, DistMatrix};
+
+use crate::{Criterion, Instance};
+
+/// The variables of a built model.
+pub(crate) struct Model {
+    pub solver: Solver,
+    pub g: Vec<DomainId>,
+    pub objective: DomainId,
+    pub cmax: i32,
+    pub dist: DistMatrix,
+}
+
+/// Largest value the objective can take, in i64 (checked against pumpkin's i32 domains).
+pub(crate) fn objective_upper_bound(inst: &Instance, criterion: Criterion) -> i64 {
+    let n = inst.n as i64;
+    let maxd = inst.dist.iter().flatten().copied().max().unwrap_or(0);
+    match criterion {
+        Criterion::Dbil => n.saturating_mul(maxd),
+        Criterion::Diameter | Criterion::Split => maxd,
+        Criterion::Wcsd => (n * (n - 1) / 2).saturating_mul(maxd),
+    }
+}
+
+/// Builds the model. `min_classes` (split only) posts "at least that many classes".
+pub(crate) fn build(
+    inst: &Instance,
+    criterion: Criterion,
+    size_cap: bool,
+    min_classes: Option<usize>,
+    obj_ub: i32,
+) -> Model {
+    let n = inst.n;
+    let cmax = inst.max_classes().max(1) as i32;
+    let mut solver = Solver::default();
+    let g: Vec<DomainId> = (0..n)
+        .map(|i| {
+            let ub = if i == 0 { 1 } else { cmax };
+            solver.new_named_bounded_integer(1, ub, format!("G{i}"))
+        })
+        .collect();
+    let objective = solver.new_named_bounded_integer(0, obj_ub, criterion.name().to_string());
+    let dist = DistMatrix::new(&inst.dist);
+    let k = inst.k.clone();
+
+    let tag = solver.new_constraint_tag();
+    let _ = solver.add_propagator(PrecedeConstructor {
+        vars: g.clone(),
+        constraint_tag: tag,
+    });
+    let tag = solver.new_constraint_tag();
+    let _ = solver.add_propagator(NClustersConstructor {
+        vars: g.clone(),
+        k: k.clone(),
+        cmax,
+        constraint_tag: tag,
+    });
+    let tag = solver.new_constraint_tag();
+    let _ = solver.add_propagator(MembershipConstructor {
+        vars: g.clone(),
+        k: k.clone(),
+        cmax,
+        constraint_tag: tag,
+    });
+    if size_cap && criterion != Criterion::Split {
+        let tag = solver.new_constraint_tag();
+        let _ = solver.add_propagator(SizeCapConstructor {
+            vars: g.clone(),
+            k: k.clone(),
+            cmax,
+            constraint_tag: tag,
+        });
+    }
+    if let Some(c0) = min_classes {
+        if c0 > 1 {
+            let tag = solver.new_constraint_tag();
+            let _ = solver.add_propagator(MinClassesConstructor {
+                vars: g.clone(),
+                min_classes: c0.min(i32::MAX as usize) as i32,
+                constraint_tag: tag,
+            });
+        }
+    }
+    let tag = solver.new_constraint_tag();
+    match criterion {
+        Criterion::Dbil => {
+            let m = min_k_diameters(&dist, &k);
+            let _ = solver.add_propagator(DbilConstructor {
+                vars: g.clone(),
+                objective,
+                dist: dist.clone(),
+                k,
+                m,
+                cmax,
+                constraint_tag: tag,
+            });
+        }
+        Criterion::Diameter => {
+            let m = min_k_diameters(&dist, &k);
+            let _ = solver.add_propagator(DiameterConstructor {
+                vars: g.clone(),
+                objective,
+                dist: dist.clone(),
+                m,
+                cmax,
+                constraint_tag: tag,
+            });
+        }
+        Criterion::Split => {
+            let _ = solver.add_propagator(SplitConstructor {
+                vars: g.clone(),
+                objective,
+                dist: dist.clone(),
+                cmax,
+                constraint_tag: tag,
+            });
+        }
+        Criterion::Wcsd => {
+            let _ = solver.add_propagator(WcsdConstructor {
+                vars: g.clone(),
+                objective,
+                dist: dist.clone(),
+                k,
+                cmax,
+                constraint_tag: tag,
+            });
+        }
+    }
+    Model {
+        solver,
+        g,
+        objective,
+        cmax,
+        dist,
+    }
+}
