@@ -42,7 +42,9 @@ impl Dataset {
         let table = Table::read(path, opts.delimiter.or(schema.delimiter))?;
         let exempt: Vec<&str> = ks.column().into_iter().collect();
         let roles = schema.roles_for(&table, &exempt)?;
-        let qi_specs: Vec<_> = schema.quasi().collect();
+        // Quasi-identifiers in table order, whatever order the schema lists them in.
+        let mut qi_specs: Vec<_> = schema.quasi().collect();
+        qi_specs.sort_by_key(|s| table.headers.iter().position(|h| *h == s.name));
         let qi_cols: Vec<usize> = qi_specs
             .iter()
             .map(|s| table.column(&s.name))

@@ -219,3 +219,89 @@ impl RecordDistance {
         Instance::from_distance(scale, k, |i, j| self.d(i, j))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{qi, quasi, table};
+    use crate::schema::Kind;
+
+    /// age numeric (range 40), severity ordinal (3 levels, weight 2), sex flat categorical.
+    fn sample() -> QiTable {
+        let t = table(&[
+            &["age", "sev", "sex"],
+            &["20", "low", "F"],
+            &["30", "high", "F"],
+            &["60", "mid", "M"],
+        ]);
+        qi(
+            &t,
+            &[
+                quasi("age", Kind::Numeric, 1.0),
+                quasi(
+                    "sev",
+                    Kind::Ordinal {
+                        levels: vec!["low".into(), "mid".into(), "high".into()],
+                    },
+                    2.0,
+                ),
+                quasi("sex", Kind::Categorical { hierarchy: None }, 1.0),
+            ],
+        )
+    }
+
+    #[test]
+    fn hand_computed_distances() {
+        let q = sample();
+        let d = RecordDistance::new(&q);
+        // d(0,1) = 10/40 + 2·(2/2) + 0 = 2.25
+        assert!((d.d(0, 1) - 2.25).abs() < 1e-12);
+        // d(0,2) = 40/40 + 2·(1/2) + 1 = 3
+        assert!((d.d(0, 2) - 3.0).abs() < 1e-12);
+        // d(1,2) = 30/40 + 2·(1/2) + 1 = 2.75
+        assert!((d.d(1, 2) - 2.75).abs() < 1e-12);
+        for i in 0..3 {
+            assert_eq!(d.d(i, i), 0.0);
+            for j in 0..3 {
+                assert!(
+                    (d.d(i, j) - q.distance(i, j)).abs() < 1e-12,
+                    "fast == reference"
+                );
+            }
+        }
+        assert_eq!(q.max_distance(), 4.0);
+    }
+
+    #[test]
+    fn hierarchy_distance_is_lca_height_over_tree_height() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = dir.path().join("h.csv");
+        std::fs::write(
+            &h,
+            "Private;Non-Gov;*\nSelf;Non-Gov;*\nState;Gov;*\nLocal;Gov;*\n",
+        )
+        .unwrap();
+        let t = table(&[&["w"], &["State"], &["Local"], &["Private"]]);
+        let q = qi(
+            &t,
+            &[quasi("w", Kind::Categorical { hierarchy: Some(h) }, 1.0)],
+        );
+        let d = RecordDistance::new(&q);
+        assert!((d.d(0, 1) - 0.5).abs() < 1e-12);
+        assert!((d.d(0, 2) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn centroid_and_scaled_instance() {
+        let q = sample();
+        let d = RecordDistance::new(&q);
+        let c = d.centroid(&[0, 1, 2]);
+        // mean normalised age (0 + 0.25 + 1)/3, weighted ordinal mean (0 + 2 + 1)/3, mode sex F
+        assert!((c.coords[0] - 1.25 / 3.0).abs() < 1e-12);
+        assert!((c.coords[1] - 1.0).abs() < 1e-12);
+        assert!((d.d_point(&c, 0) - (1.25 / 3.0 + 1.0)).abs() < 1e-12);
+        let inst = d.instance(vec![1, 1, 1], DEFAULT_SCALE).unwrap();
+        assert_eq!(inst.d(0, 1), 2250);
+        assert_eq!(inst.d(1, 2), 2750);
+    }
+}

@@ -5,12 +5,21 @@
 //! [`distance`] / instance → heuristics or exact engines → [`Partition`] → [`release`] +
 //! [`report`], with [`check`] verifying every release independently.
 
+pub mod check;
+pub mod cli;
 pub mod dataset;
 pub mod distance;
 pub mod error;
+pub mod exact;
+mod fixtures;
+pub mod heuristics;
 pub mod hierarchy;
+pub mod metrics;
+pub mod output;
 pub mod privacy;
 pub mod qi;
+pub mod release;
+pub mod report;
 pub mod schema;
 pub mod table;
 

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `optik` binary.
+
+fn main() {
+    std::process::exit(optik::cli::main());
+}

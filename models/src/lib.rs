@@ -8,7 +8,7 @@ pub mod criteria;
 pub mod instance;
 pub mod partition;
 
+pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};
 pub use criteria::{CriteriaValues, Criterion};
 pub use instance::Instance;
 pub use partition::Partition;
-pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};

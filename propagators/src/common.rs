@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use pumpkin_checking::{CheckerVariable, VariableState};
 use pumpkin_core::predicates::{Predicate, PredicateConstructor};
 use pumpkin_core::propagation::ReadDomains;
 use pumpkin_core::variables::DomainId;
-use pumpkin_checking::{CheckerVariable, VariableState};
 
 /// Symmetric integer distance matrix shared (cheaply cloned) between propagators and branchers.
 #[derive(Clone, Debug)]
@@ -309,7 +309,10 @@ mod tests {
         let d = DistMatrix::new(&rows);
         assert_eq!(min_k_diameters(&d, &[2; 6]), vec![1, 1, 2, 4, 1, 1]);
         assert_eq!(min_k_diameters(&d, &[3; 6]), vec![3, 3, 3, 5, 5, 5]);
-        assert_eq!(min_k_diameters(&d, &[1, 1, 1, 1, 1, 4]), vec![0, 0, 0, 0, 0, 12]);
+        assert_eq!(
+            min_k_diameters(&d, &[1, 1, 1, 1, 1, 4]),
+            vec![0, 0, 0, 0, 0, 12]
+        );
     }
 }
 

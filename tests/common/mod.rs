@@ -1,0 +1,65 @@
+//! Shared helpers for the integration tests: temp folders, the Adult and diabetes tables from
+//! `../shared/data`, and running the `optik` binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The shared data folder (`../shared/data` from the repository root).
+pub fn shared_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+/// Path to a bundled instance file.
+pub fn instance(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("instances")
+        .join(name)
+}
+
+/// The Adult quasi-identifiers with ARX hierarchies (age numeric).
+pub const ADULT_CATEGORICAL: [&str; 7] = [
+    "sex",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+];
+
+/// Writes the Adult schema (age numeric, 7 hierarchy attributes, salary sensitive).
+pub fn adult_schema(dir: &Path) -> PathBuf {
+    let data = shared_data()
+        .join("adult")
+        .canonicalize()
+        .expect("../shared/data/adult exists");
+    let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n\n[columns.salary-class]\nrole = \"sensitive\"\n");
+    for a in ADULT_CATEGORICAL {
+        s.push_str(&format!(
+            "\n[columns.{a}]\nrole = \"quasi\"\nkind = \"categorical\"\nhierarchy = \"{}\"\n",
+            data.join(format!("adult_hierarchy_{a}.csv")).display()
+        ));
+    }
+    let p = dir.join("adult.toml");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+/// The first `n` records of Adult, written to `dir`.
+pub fn adult_sample(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(shared_data().join("adult/adult.csv")).expect("adult.csv");
+    let sample: Vec<&str> = text.lines().take(n + 1).collect();
+    let p = dir.join(format!("adult_{n}.csv"));
+    std::fs::write(&p, sample.join("\n") + "\n").unwrap();
+    p
+}
+
+/// The `optik` binary as a command.
+pub fn optik() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("optik").unwrap()
+}
+
+/// Reads a JSON report.
+pub fn report(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
