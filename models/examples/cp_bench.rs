@@ -31,10 +31,20 @@ fn main() {
                     .collect()
             }
             "--time-limit" => {
-                let t: f64 = args.next().expect("--time-limit needs seconds").parse().expect("seconds");
+                let t: f64 = args
+                    .next()
+                    .expect("--time-limit needs seconds")
+                    .parse()
+                    .expect("seconds");
                 time_limit = (t > 0.0).then(|| Duration::from_secs_f64(t));
             }
-            "--search" => search = args.next().expect("--search needs a value").parse().unwrap_or_else(|e| panic!("{e}")),
+            "--search" => {
+                search = args
+                    .next()
+                    .expect("--search needs a value")
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{e}"))
+            }
             "--no-size-cap" => size_cap = false,
             _ => files.push(a),
         }

@@ -13,7 +13,11 @@ pub const MAX_N: usize = 12;
 ///
 /// # Panics
 /// When `inst.n > MAX_N`.
-pub fn brute_force(inst: &Instance, criterion: Criterion, min_classes: usize) -> Option<(Partition, i64)> {
+pub fn brute_force(
+    inst: &Instance,
+    criterion: Criterion,
+    min_classes: usize,
+) -> Option<(Partition, i64)> {
     let n = inst.n;
     assert!(n <= MAX_N, "brute force is limited to n <= {MAX_N}");
     if n == 0 {
@@ -32,7 +36,9 @@ pub fn brute_force(inst: &Instance, criterion: Criterion, min_classes: usize) ->
     state.sizes.push(1);
     state.kmax.push(inst.k[0]);
     state.rec(1);
-    state.best.map(|(labels, v)| (Partition::from_labels(&labels), v))
+    state
+        .best
+        .map(|(labels, v)| (Partition::from_labels(&labels), v))
 }
 
 struct Search<'a> {

@@ -50,13 +50,21 @@ impl std::str::FromStr for Criterion {
         Criterion::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| format!("unknown criterion '{s}' (expected dbil, diameter, split or wcsd)"))
+            .ok_or_else(|| {
+                format!("unknown criterion '{s}' (expected dbil, diameter, split or wcsd)")
+            })
     }
 }
 
 /// Numbers a criterion can be computed in (f64 for metrics, i64 for exact engines).
 pub trait Distance:
-    Copy + PartialOrd + Default + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> + Send + Sync
+    Copy
+    + PartialOrd
+    + Default
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + Send
+    + Sync
 {
     /// The count `n` as a distance-typed factor.
     fn count(n: usize) -> Self;
@@ -150,7 +158,10 @@ pub fn split<T: Distance>(p: &Partition, d: impl Fn(usize, usize) -> T + Sync) -
 }
 
 /// All four criteria of a partition.
-pub fn evaluate<T: Distance>(p: &Partition, d: impl Fn(usize, usize) -> T + Sync) -> CriteriaValues<T> {
+pub fn evaluate<T: Distance>(
+    p: &Partition,
+    d: impl Fn(usize, usize) -> T + Sync,
+) -> CriteriaValues<T> {
     let mut dbil = T::default();
     let mut max_diameter = T::default();
     let mut wcsd = T::default();

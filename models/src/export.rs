@@ -11,7 +11,8 @@ pub fn to_json(inst: &Instance) -> String {
 
 /// Parses and validates an instance from its JSON text.
 pub fn from_json(text: &str) -> Result<Instance, String> {
-    let inst: Instance = serde_json::from_str(text).map_err(|e| format!("invalid instance JSON: {e}"))?;
+    let inst: Instance =
+        serde_json::from_str(text).map_err(|e| format!("invalid instance JSON: {e}"))?;
     inst.validate()?;
     Ok(inst)
 }
@@ -42,9 +43,17 @@ mod tests {
 
     #[test]
     fn json_round_trip_and_dzn_shape() {
-        let inst = Instance::new(10.0, vec![2, 2, 3], vec![vec![0, 1, 2], vec![1, 0, 3], vec![2, 3, 0]]).unwrap();
+        let inst = Instance::new(
+            10.0,
+            vec![2, 2, 3],
+            vec![vec![0, 1, 2], vec![1, 0, 3], vec![2, 3, 0]],
+        )
+        .unwrap();
         let j = to_json(&inst);
-        assert_eq!(j, r#"{"n":3,"scale":10.0,"k":[2,2,3],"dist":[[0,1,2],[1,0,3],[2,3,0]]}"#);
+        assert_eq!(
+            j,
+            r#"{"n":3,"scale":10.0,"k":[2,2,3],"dist":[[0,1,2],[1,0,3],[2,3,0]]}"#
+        );
         assert_eq!(from_json(&j).unwrap(), inst);
         let d = to_dzn(&inst);
         assert!(d.contains("n = 3;"));

@@ -30,7 +30,12 @@ impl Instance {
     }
 
     /// Builds the integer instance from a real-valued distance by rounding `d · scale`.
-    pub fn from_distance(scale: f64, k: Vec<u32>, d: impl Fn(usize, usize) -> f64) -> Result<Self, String> {
+    #[allow(clippy::needless_range_loop, reason = "fills a symmetric matrix")]
+    pub fn from_distance(
+        scale: f64,
+        k: Vec<u32>,
+        d: impl Fn(usize, usize) -> f64,
+    ) -> Result<Self, String> {
         let n = k.len();
         let mut dist = vec![vec![0i64; n]; n];
         for i in 0..n {
@@ -53,12 +58,16 @@ impl Instance {
                 self.dist.len()
             ));
         }
-        if !(self.scale > 0.0) {
+        if self.scale.is_nan() || self.scale <= 0.0 {
             return Err(format!("scale must be positive, got {}", self.scale));
         }
         for (i, row) in self.dist.iter().enumerate() {
             if row.len() != self.n {
-                return Err(format!("matrix row {i} has {} entries, expected {}", row.len(), self.n));
+                return Err(format!(
+                    "matrix row {i} has {} entries, expected {}",
+                    row.len(),
+                    self.n
+                ));
             }
             if row[i] != 0 {
                 return Err(format!("dist[{i}][{i}] = {} is not zero", row[i]));

@@ -9,7 +9,7 @@ pub mod export;
 pub mod instance;
 pub mod partition;
 
-pub use criteria::{Criterion, CriteriaValues};
+pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};
+pub use criteria::{CriteriaValues, Criterion};
 pub use instance::Instance;
 pub use partition::Partition;
-pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};

@@ -32,7 +32,9 @@ fn explanations_hold_on_random_instances() {
                 );
                 if n <= 10 {
                     match brute_force(&inst, c, if c == Criterion::Split { 2 } else { 1 }) {
-                        Some((_, v)) => assert_eq!(res.objective, Some(v), "{c:?} {s:?} seed {seed}"),
+                        Some((_, v)) => {
+                            assert_eq!(res.objective, Some(v), "{c:?} {s:?} seed {seed}")
+                        }
                         None => assert_eq!(res.status, Status::Infeasible),
                     }
                 }

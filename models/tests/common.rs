@@ -12,7 +12,9 @@ pub fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
     let pts: Vec<Vec<i64>> = (0..n)
         .map(|_| (0..dims).map(|_| rng.gen_range(0..20)).collect())
         .collect();
-    let k: Vec<u32> = (0..n).map(|_| ks[rng.gen_range(0..ks.len())].min(n as u32)).collect();
+    let k: Vec<u32> = (0..n)
+        .map(|_| ks[rng.gen_range(0..ks.len())].min(n as u32))
+        .collect();
     let dist = pts
         .iter()
         .map(|a| {
@@ -25,6 +27,7 @@ pub fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
 }
 
 /// Random symmetric matrix (not necessarily metric).
+#[allow(clippy::needless_range_loop, reason = "fills a symmetric matrix")]
 pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dist = vec![vec![0i64; n]; n];
@@ -35,6 +38,8 @@ pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
             dist[j][i] = v;
         }
     }
-    let k: Vec<u32> = (0..n).map(|_| ks[rng.gen_range(0..ks.len())].min(n as u32)).collect();
+    let k: Vec<u32> = (0..n)
+        .map(|_| ks[rng.gen_range(0..ks.len())].min(n as u32))
+        .collect();
     Instance::new(1.0, k, dist).unwrap()
 }

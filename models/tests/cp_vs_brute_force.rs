@@ -8,7 +8,13 @@ use optik_models::brute_force::brute_force;
 use optik_models::cp::objective_of;
 use optik_models::{solve_cp, CpOptions, Criterion, Instance, Search, Status};
 
-fn check(inst: &Instance, criterion: Criterion, search: Search, size_cap: bool, min_classes: usize) {
+fn check(
+    inst: &Instance,
+    criterion: Criterion,
+    search: Search,
+    size_cap: bool,
+    min_classes: usize,
+) {
     let expected = brute_force(inst, criterion, min_classes);
     let res = solve_cp(
         inst,
@@ -23,8 +29,16 @@ fn check(inst: &Instance, criterion: Criterion, search: Search, size_cap: bool, 
     match expected {
         None => assert_eq!(res.status, Status::Infeasible, "{criterion:?} {inst:?}"),
         Some((_, v)) => {
-            assert_eq!(res.status, Status::Optimal, "{criterion:?} {search:?} {inst:?}");
-            assert_eq!(res.objective, Some(v), "{criterion:?} {search:?} cap={size_cap} {inst:?}");
+            assert_eq!(
+                res.status,
+                Status::Optimal,
+                "{criterion:?} {search:?} {inst:?}"
+            );
+            assert_eq!(
+                res.objective,
+                Some(v),
+                "{criterion:?} {search:?} cap={size_cap} {inst:?}"
+            );
             let p = res.partition.unwrap();
             assert!(p.violations(&inst.k).is_empty());
             assert_eq!(objective_of(inst, &p, criterion), v);
@@ -42,7 +56,13 @@ fn uniform_k_all_criteria() {
             let n = 5 + (seed as usize % 4);
             let inst = random_instance(n, &[k], seed);
             for c in Criterion::ALL {
-                check(&inst, c, Search::Switching, true, if c == Criterion::Split { 2 } else { 1 });
+                check(
+                    &inst,
+                    c,
+                    Search::Switching,
+                    true,
+                    if c == Criterion::Split { 2 } else { 1 },
+                );
             }
         }
     }
@@ -55,7 +75,11 @@ fn mixed_k_all_criteria_all_searches() {
         let inst = random_matrix_instance(n, &[2, 2, 3, 4], 100 + seed);
         for c in Criterion::ALL {
             for s in Search::ALL {
-                let mc = if c == Criterion::Split { 1 + seed as usize % 3 } else { 1 };
+                let mc = if c == Criterion::Split {
+                    1 + seed as usize % 3
+                } else {
+                    1
+                };
                 check(&inst, c, s, seed % 2 == 0, mc);
             }
         }

@@ -11,7 +11,10 @@ use optik_models::export::to_dzn;
 use optik_models::Criterion;
 
 fn minizinc_available() -> bool {
-    Command::new("minizinc").arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new("minizinc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -34,11 +37,18 @@ fn minizinc_model_matches_brute_force() {
                 .arg(model)
                 .arg(&dzn)
                 .arg("-D")
-                .arg(format!("criterion={}; min_classes={min_classes};", c.name()))
+                .arg(format!(
+                    "criterion={}; min_classes={min_classes};",
+                    c.name()
+                ))
                 .output()
                 .expect("minizinc runs");
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(out.status.success(), "minizinc failed: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "minizinc failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let expected = brute_force(&inst, c, min_classes);
             match expected {
                 None => assert!(text.contains("UNSATISFIABLE"), "{text}"),
@@ -46,8 +56,8 @@ fn minizinc_model_matches_brute_force() {
                     assert!(text.contains("=========="), "not proven optimal: {text}");
                     let last = text
                         .lines()
-                        .filter_map(|l| l.strip_prefix("objective = "))
-                        .last()
+                        .rev()
+                        .find_map(|l| l.strip_prefix("objective = "))
                         .expect("an objective line");
                     let got: i64 = last.trim_end_matches(';').parse().unwrap();
                     assert_eq!(got, v, "{c:?} seed {seed}");

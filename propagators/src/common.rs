@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use pumpkin_checking::{CheckerVariable, VariableState};
 use pumpkin_core::predicates::{Predicate, PredicateConstructor};
 use pumpkin_core::propagation::ReadDomains;
 use pumpkin_core::variables::DomainId;
-use pumpkin_checking::{CheckerVariable, VariableState};
 
 /// Symmetric integer distance matrix shared (cheaply cloned) between propagators and branchers.
 #[derive(Clone, Debug)]
@@ -295,24 +295,6 @@ pub fn state_bounds(state: &VariableState<Predicate>, x: DomainId) -> (Option<i6
     (lb, ub)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn min_k_diameters_on_a_line() {
-        let pts = [0i64, 1, 3, 10, 14, 15];
-        let rows: Vec<Vec<i64>> = pts
-            .iter()
-            .map(|a| pts.iter().map(|b| (a - b).abs()).collect())
-            .collect();
-        let d = DistMatrix::new(&rows);
-        assert_eq!(min_k_diameters(&d, &[2; 6]), vec![1, 1, 2, 4, 1, 1]);
-        assert_eq!(min_k_diameters(&d, &[3; 6]), vec![3, 3, 3, 5, 5, 5]);
-        assert_eq!(min_k_diameters(&d, &[1, 1, 1, 1, 1, 4]), vec![0, 0, 0, 0, 0, 12]);
-    }
-}
-
 /// Registers every variable of `vars` (local ids `0..`) and optionally an objective (local id
 /// `vars.len()`) for the given events.
 pub fn register(
@@ -329,4 +311,25 @@ pub fn register(
         registration = registration.add(&obj, ev, LocalId::from(vars.len() as u32));
     }
     registration.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_k_diameters_on_a_line() {
+        let pts = [0i64, 1, 3, 10, 14, 15];
+        let rows: Vec<Vec<i64>> = pts
+            .iter()
+            .map(|a| pts.iter().map(|b| (a - b).abs()).collect())
+            .collect();
+        let d = DistMatrix::new(&rows);
+        assert_eq!(min_k_diameters(&d, &[2; 6]), vec![1, 1, 2, 4, 1, 1]);
+        assert_eq!(min_k_diameters(&d, &[3; 6]), vec![3, 3, 3, 5, 5, 5]);
+        assert_eq!(
+            min_k_diameters(&d, &[1, 1, 1, 1, 1, 4]),
+            vec![0, 0, 0, 0, 0, 12]
+        );
+    }
 }

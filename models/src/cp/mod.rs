@@ -10,11 +10,13 @@ use optik_propagators::branching::{BranchMode, ClusterBrancher, Counters, Counti
 use optik_propagators::pumpkin_conflict_resolvers::resolvers::{AnalysisMode, ResolutionResolver};
 use optik_propagators::pumpkin_core::branching::branchers::autonomous_search::AutonomousSearch;
 use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
-use optik_propagators::pumpkin_core::results::SolutionReference;
-use optik_propagators::pumpkin_core::variables::DomainId;
 use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
-use optik_propagators::pumpkin_core::results::{ProblemSolution, SatisfactionResultUnderAssumptions};
+use optik_propagators::pumpkin_core::results::SolutionReference;
+use optik_propagators::pumpkin_core::results::{
+    ProblemSolution, SatisfactionResultUnderAssumptions,
+};
 use optik_propagators::pumpkin_core::termination::TimeBudget;
+use optik_propagators::pumpkin_core::variables::DomainId;
 use serde::{Deserialize, Serialize};
 
 use crate::criteria::evaluate;
@@ -49,7 +51,12 @@ impl Search {
     }
 
     /// All strategies.
-    pub const ALL: [Search; 4] = [Search::Switching, Search::Create, Search::Fill, Search::Autonomous];
+    pub const ALL: [Search; 4] = [
+        Search::Switching,
+        Search::Create,
+        Search::Fill,
+        Search::Autonomous,
+    ];
 }
 
 impl std::str::FromStr for Search {
@@ -58,7 +65,9 @@ impl std::str::FromStr for Search {
         Search::ALL
             .into_iter()
             .find(|x| x.name() == s)
-            .ok_or_else(|| format!("unknown search '{s}' (expected switching, create, fill or autonomous)"))
+            .ok_or_else(|| {
+                format!("unknown search '{s}' (expected switching, create, fill or autonomous)")
+            })
     }
 }
 
@@ -101,6 +110,9 @@ pub struct SolutionEvent {
     pub warm_start: bool,
 }
 
+/// Callback receiving every improving solution.
+pub type SolutionCallback = Box<dyn FnMut(&SolutionEvent)>;
+
 /// Options of [`solve_cp`].
 pub struct CpOptions {
     /// Criterion to optimise.
@@ -117,7 +129,7 @@ pub struct CpOptions {
     /// the warm start, or of the first solution found.
     pub split_min_classes: Option<usize>,
     /// Called on every improving solution.
-    pub on_solution: Option<Box<dyn FnMut(&SolutionEvent)>>,
+    pub on_solution: Option<SolutionCallback>,
 }
 
 impl Default for CpOptions {
@@ -141,7 +153,10 @@ impl std::fmt::Debug for CpOptions {
             .field("time_limit", &self.time_limit)
             .field("size_cap", &self.size_cap)
             .field("search", &self.search)
-            .field("warm_start", &self.warm_start.as_ref().map(|p| p.num_classes()))
+            .field(
+                "warm_start",
+                &self.warm_start.as_ref().map(|p| p.num_classes()),
+            )
             .field("split_min_classes", &self.split_min_classes)
             .finish_non_exhaustive()
     }
@@ -238,9 +253,17 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
                 let mut resolver = resolver();
                 let mut term = TimeBudget::starting_now(remaining(Instant::now()));
                 let g = m.g.clone();
-                let first = match m.solver.satisfy_under_assumptions(&mut brancher, &mut term, &mut resolver, &[]) {
+                let first = match m.solver.satisfy_under_assumptions(
+                    &mut brancher,
+                    &mut term,
+                    &mut resolver,
+                    &[],
+                ) {
                     SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                        let labels: Vec<i32> = g.iter().map(|&x| s.solution().get_integer_value(x)).collect();
+                        let labels: Vec<i32> = g
+                            .iter()
+                            .map(|&x| s.solution().get_integer_value(x))
+                            .collect();
                         Some(Partition::from_labels(&labels).num_classes())
                     }
                     _ => None,
@@ -280,7 +303,16 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
 
     let brancher = make_brancher(&m, inst, opts.search, counters.clone());
     let mut brancher = brancher;
-    let outcome = run_with(m, &mut brancher, &mut result, maximise, criterion, inst, &remaining, &mut emit);
+    let outcome = run_with(
+        m,
+        &mut brancher,
+        &mut result,
+        maximise,
+        criterion,
+        inst,
+        &remaining,
+        &mut emit,
+    );
     let (nodes, conflicts) = counters.get();
     result.nodes += nodes;
     result.conflicts += conflicts;
@@ -325,10 +357,15 @@ fn resolver() -> ResolutionResolver {
 /// The chosen brancher (static dispatch over the two shapes).
 enum AnyBrancher {
     Cluster(Counting<ClusterBrancher>),
-    Autonomous(Counting<AutonomousSearch<ClusterBrancher>>),
+    Autonomous(Box<Counting<AutonomousSearch<ClusterBrancher>>>),
 }
 
-fn make_brancher(m: &model::Model, inst: &Instance, search: Search, counters: Counters) -> AnyBrancher {
+fn make_brancher(
+    m: &model::Model,
+    inst: &Instance,
+    search: Search,
+    counters: Counters,
+) -> AnyBrancher {
     let mode = match search {
         Search::Create => BranchMode::Create,
         Search::Fill => BranchMode::Fill,
@@ -343,7 +380,10 @@ fn make_brancher(m: &model::Model, inst: &Instance, search: Search, counters: Co
         Some(m.objective),
     );
     match search {
-        Search::Autonomous => AnyBrancher::Autonomous(Counting::new(AutonomousSearch::new(cluster), counters)),
+        Search::Autonomous => AnyBrancher::Autonomous(Box::new(Counting::new(
+            AutonomousSearch::new(cluster),
+            counters,
+        ))),
         _ => AnyBrancher::Cluster(Counting::new(cluster, counters)),
     }
 }
@@ -425,12 +465,17 @@ fn run_with(
             return Outcome::Proven;
         }
         let mut term = TimeBudget::starting_now(remaining(Instant::now()));
-        let found = match m
-            .solver
-            .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumption)
-        {
+        let found = match m.solver.satisfy_under_assumptions(
+            brancher,
+            &mut term,
+            &mut resolver,
+            &assumption,
+        ) {
             SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                let labels: Vec<i32> = m.g.iter().map(|&x| s.solution().get_integer_value(x)).collect();
+                let labels: Vec<i32> =
+                    m.g.iter()
+                        .map(|&x| s.solution().get_integer_value(x))
+                        .collect();
                 let reported = s.solution().get_integer_value(obj) as i64;
                 Some((labels, reported))
             }
@@ -442,9 +487,17 @@ fn run_with(
             Some((labels, reported)) => {
                 let p = Partition::from_labels(&labels);
                 let v = objective_of(inst, &p, criterion);
-                debug_assert_eq!(v, reported, "objective variable disagrees with the partition");
-                debug_assert!(p.violations(&inst.k).is_empty(), "CP solution is not k_i-anonymous");
-                let improves = result.objective.is_none_or(|b| if maximise { v > b } else { v < b });
+                debug_assert_eq!(
+                    v, reported,
+                    "objective variable disagrees with the partition"
+                );
+                debug_assert!(
+                    p.violations(&inst.k).is_empty(),
+                    "CP solution is not k_i-anonymous"
+                );
+                let improves = result
+                    .objective
+                    .is_none_or(|b| if maximise { v > b } else { v < b });
                 if !improves {
                     // Cannot happen with correct propagators; stop rather than loop.
                     return Outcome::Timeout(None);

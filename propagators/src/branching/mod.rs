@@ -83,7 +83,12 @@ impl ClusterBrancher {
         class.iter().map(|&l| row[l]).max().unwrap_or(0)
     }
 
-    fn fill(&self, context: &SelectionContext, members: &[Vec<usize>], unfixed: &[usize]) -> Option<Predicate> {
+    fn fill(
+        &self,
+        context: &SelectionContext,
+        members: &[Vec<usize>],
+        unfixed: &[usize],
+    ) -> Option<Predicate> {
         // The most recently opened class that is below its largest k.
         for j in (1..members.len()).rev() {
             let a = &members[j];
@@ -106,7 +111,12 @@ impl ClusterBrancher {
         None
     }
 
-    fn create(&self, context: &SelectionContext, members: &[Vec<usize>], unfixed: &[usize]) -> Option<Predicate> {
+    fn create(
+        &self,
+        context: &SelectionContext,
+        members: &[Vec<usize>],
+        unfixed: &[usize],
+    ) -> Option<Predicate> {
         let v = unfixed.iter().copied().min_by_key(|&i| {
             (
                 context.get_size_of_domain(self.vars[i]),

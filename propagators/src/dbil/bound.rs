@@ -62,7 +62,9 @@ impl DbilEval {
             data.m[r]
         } else {
             let w = data.cmax as usize + 1;
-            data.m[r].max(self.delta[j as usize]).max(self.e[r * w + j as usize])
+            data.m[r]
+                .max(self.delta[j as usize])
+                .max(self.e[r * w + j as usize])
         }
     }
 
@@ -152,11 +154,7 @@ pub fn evaluate(data: &DbilData, s: &Snapshot, fixed: &[Option<i32>]) -> DbilEva
     let mut sum = 0i64;
     for idx in 0..ev.unfixed.len() {
         let r = ev.unfixed[idx];
-        let mu = s
-            .values(r)
-            .map(|j| ev.est(data, r, j))
-            .min()
-            .unwrap_or(0);
+        let mu = s.values(r).map(|j| ev.est(data, r, j)).min().unwrap_or(0);
         ev.mu[r] = mu;
         sum += mu;
     }

@@ -17,8 +17,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::{Predicate, PropositionalConjunction};
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -49,7 +49,10 @@ pub struct DbilConstructor {
 impl PropagatorConstructor for DbilConstructor {
     type PropagatorImpl = DbilPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let data = DbilData {
             dist: self.dist,
             k: Arc::from(self.k),
@@ -154,12 +157,18 @@ impl Propagator for DbilPropagator {
         let obj_ub = context.upper_bound(&self.objective) as i64;
         if lb > obj_lb {
             let reason: PropositionalConjunction = self.explain(&s, &ev, None).into();
-            context.post(ge(self.objective, clamp32(lb)), (reason, &self.inference_code))?;
+            context.post(
+                ge(self.objective, clamp32(lb)),
+                (reason, &self.inference_code),
+            )?;
         }
         if ev.complete {
             if obj_ub > lb {
                 let reason: PropositionalConjunction = self.explain(&s, &ev, None).into();
-                context.post(le(self.objective, clamp32(lb)), (reason, &self.inference_code))?;
+                context.post(
+                    le(self.objective, clamp32(lb)),
+                    (reason, &self.inference_code),
+                )?;
             }
             return Ok(());
         }

@@ -22,7 +22,12 @@ pub struct DiameterChecker {
 }
 
 impl InferenceChecker<Predicate> for DiameterChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.cmax);
         if s.empty {
             return true;

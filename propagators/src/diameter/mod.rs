@@ -12,8 +12,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::PropositionalConjunction;
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -42,7 +42,10 @@ pub struct DiameterConstructor {
 impl PropagatorConstructor for DiameterConstructor {
     type PropagatorImpl = DiameterPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let m_max = self.m.iter().copied().max().unwrap_or(0);
         let mut checkers = RuntimeCheckers::builder();
         let inference_code = checkers.add_inference_checker(

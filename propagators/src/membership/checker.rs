@@ -19,7 +19,12 @@ pub struct MembershipChecker {
 }
 
 impl InferenceChecker<Predicate> for MembershipChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.cmax);
         if s.empty {
             return true;

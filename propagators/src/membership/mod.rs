@@ -16,8 +16,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::PropositionalConjunction;
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -42,7 +42,10 @@ pub struct MembershipConstructor {
 impl PropagatorConstructor for MembershipConstructor {
     type PropagatorImpl = MembershipPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let k: Arc<[u32]> = self.k.into();
         let mut checkers = RuntimeCheckers::builder();
         let inference_code = checkers.add_inference_checker(
@@ -125,7 +128,8 @@ impl Propagator for MembershipPropagator {
                 reason.push(eq(self.vars[f], j));
                 for &l in &holders {
                     if s.fixed[l].is_none() {
-                        context.post(eq(self.vars[l], j), (reason.clone(), &self.inference_code))?;
+                        context
+                            .post(eq(self.vars[l], j), (reason.clone(), &self.inference_code))?;
                     }
                 }
             }

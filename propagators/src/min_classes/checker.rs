@@ -12,7 +12,12 @@ pub struct MinClassesChecker {
 }
 
 impl InferenceChecker<Predicate> for MinClassesChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         self.vars.iter().all(|x| {
             x.induced_upper_bound(&state)
                 .as_int()

@@ -10,8 +10,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::PropositionalConjunction;
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_core::state::{propagator_conflict, PropagationStatusCP};
 use pumpkin_core::variables::DomainId;
@@ -34,7 +34,10 @@ pub struct MinClassesConstructor {
 impl PropagatorConstructor for MinClassesConstructor {
     type PropagatorImpl = MinClassesPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let mut checkers = RuntimeCheckers::builder();
         let inference_code = checkers.add_inference_checker(
             self.constraint_tag,

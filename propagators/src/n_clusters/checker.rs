@@ -20,7 +20,12 @@ pub struct NClustersChecker {
 }
 
 impl InferenceChecker<Predicate> for NClustersChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.cmax);
         if s.empty {
             return true;

@@ -17,8 +17,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::PropositionalConjunction;
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -83,7 +83,10 @@ pub struct NClustersConstructor {
 impl PropagatorConstructor for NClustersConstructor {
     type PropagatorImpl = NClustersPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let (denom, weight) = weights(&self.k);
         let weight: Arc<[u128]> = weight.into();
         let mut checkers = RuntimeCheckers::builder();

@@ -11,11 +11,20 @@ pub struct PrecedeChecker {
 }
 
 impl InferenceChecker<Predicate> for PrecedeChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         // None = unbounded above.
         let mut prefix_max: Option<i64> = Some(0);
         for x in &self.vars {
-            let lb = x.induced_lower_bound(&state).as_int().map(i64::from).unwrap_or(i64::MIN);
+            let lb = x
+                .induced_lower_bound(&state)
+                .as_int()
+                .map(i64::from)
+                .unwrap_or(i64::MIN);
             if let Some(p) = prefix_max {
                 if lb > p + 1 {
                     return true;

@@ -14,8 +14,9 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::PropositionalConjunction;
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, EventsToRegister, LocalId, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, EventsToRegister, LocalId, Priority, PropagationContext, Propagator,
+    PropagatorConstructor, PropagatorConstructorContext, PropagatorSpec, ReadDomains,
+    RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -36,7 +37,10 @@ pub struct PrecedeConstructor {
 impl PropagatorConstructor for PrecedeConstructor {
     type PropagatorImpl = PrecedePropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let mut checkers = RuntimeCheckers::builder();
         let inference_code = checkers.add_inference_checker(
             self.constraint_tag,

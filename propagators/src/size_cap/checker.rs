@@ -19,14 +19,23 @@ pub struct SizeCapChecker {
 }
 
 impl InferenceChecker<Predicate> for SizeCapChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.cmax);
         if s.empty {
             return true;
         }
         let n = self.vars.len();
         (1..=self.cmax).any(|j| {
-            let kmax = (0..n).filter(|&l| s.contains(l, j)).map(|l| self.k[l]).max().unwrap_or(0);
+            let kmax = (0..n)
+                .filter(|&l| s.contains(l, j))
+                .map(|l| self.k[l])
+                .max()
+                .unwrap_or(0);
             let fixed = (0..n).filter(|&l| s.fixed[l] == Some(j)).count();
             fixed > 0 && fixed > 2 * kmax as usize - 1
         })

@@ -19,7 +19,12 @@ pub struct SplitChecker {
 }
 
 impl InferenceChecker<Predicate> for SplitChecker {
-    fn check(&self, state: VariableState<Predicate>, _: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        _: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.cmax);
         if s.empty {
             return true;
@@ -27,7 +32,8 @@ impl InferenceChecker<Predicate> for SplitChecker {
         let n = self.vars.len();
         let (lb, ub) = state_bounds(&state, self.objective);
         if let Some(ub) = ub {
-            if s.fixed.iter().all(Option::is_some) && super::exact_split(&s.fixed, &self.dist) > ub {
+            if s.fixed.iter().all(Option::is_some) && super::exact_split(&s.fixed, &self.dist) > ub
+            {
                 return true;
             }
         }

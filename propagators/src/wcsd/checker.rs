@@ -18,12 +18,18 @@ pub struct WcsdChecker {
 }
 
 impl InferenceChecker<Predicate> for WcsdChecker {
-    fn check(&self, state: VariableState<Predicate>, premises: &[Predicate], _: Option<&Predicate>) -> bool {
+    fn check(
+        &self,
+        state: VariableState<Predicate>,
+        premises: &[Predicate],
+        _: Option<&Predicate>,
+    ) -> bool {
         let s = Snapshot::from_state(&state, &self.vars, self.data.cmax);
         if s.empty {
             return true;
         }
-        let Ok(premise_state) = VariableState::prepare_for_conflict_check(premises.iter().copied(), None)
+        let Ok(premise_state) =
+            VariableState::prepare_for_conflict_check(premises.iter().copied(), None)
         else {
             return true;
         };

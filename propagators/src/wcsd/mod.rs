@@ -14,8 +14,8 @@ use pumpkin_core::declare_inference_label;
 use pumpkin_core::predicates::{Predicate, PropositionalConjunction};
 use pumpkin_core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_core::propagation::{
-    DomainEvents, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, Priority, ReadDomains, RuntimeCheckers,
+    DomainEvents, Priority, PropagationContext, Propagator, PropagatorConstructor,
+    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_core::state::PropagationStatusCP;
 use pumpkin_core::variables::DomainId;
@@ -44,7 +44,10 @@ pub struct WcsdConstructor {
 impl PropagatorConstructor for WcsdConstructor {
     type PropagatorImpl = WcsdPropagator;
 
-    fn create(self, _context: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
+    fn create(
+        self,
+        _context: PropagatorConstructorContext,
+    ) -> PropagatorSpec<Self::PropagatorImpl> {
         let data = WcsdData {
             dist: self.dist,
             k: Arc::from(self.k),
@@ -130,12 +133,18 @@ impl Propagator for WcsdPropagator {
         let lb = ev.lb();
         if lb > context.lower_bound(&self.objective) as i64 {
             let reason: PropositionalConjunction = self.explain(&s, &ev, None).into();
-            context.post(ge(self.objective, clamp32(lb)), (reason, &self.inference_code))?;
+            context.post(
+                ge(self.objective, clamp32(lb)),
+                (reason, &self.inference_code),
+            )?;
         }
         if ev.complete {
             if context.upper_bound(&self.objective) as i64 > lb {
                 let reason: PropositionalConjunction = self.explain(&s, &ev, None).into();
-                context.post(le(self.objective, clamp32(lb)), (reason, &self.inference_code))?;
+                context.post(
+                    le(self.objective, clamp32(lb)),
+                    (reason, &self.inference_code),
+                )?;
             }
             return Ok(());
         }
