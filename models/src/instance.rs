@@ -30,6 +30,7 @@ impl Instance {
     }
 
     /// Builds the integer instance from a real-valued distance by rounding `d · scale`.
+    #[allow(clippy::needless_range_loop, reason = "fills a symmetric matrix")]
     pub fn from_distance(
         scale: f64,
         k: Vec<u32>,
@@ -57,7 +58,7 @@ impl Instance {
                 self.dist.len()
             ));
         }
-        if !(self.scale > 0.0) {
+        if self.scale.is_nan() || self.scale <= 0.0 {
             return Err(format!("scale must be positive, got {}", self.scale));
         }
         for (i, row) in self.dist.iter().enumerate() {

@@ -5,6 +5,7 @@
 pub mod brute_force;
 pub mod cp;
 pub mod criteria;
+pub mod export;
 pub mod instance;
 pub mod partition;
 

@@ -27,6 +27,7 @@ pub fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
 }
 
 /// Random symmetric matrix (not necessarily metric).
+#[allow(clippy::needless_range_loop, reason = "fills a symmetric matrix")]
 pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dist = vec![vec![0i64; n]; n];

@@ -295,6 +295,24 @@ pub fn state_bounds(state: &VariableState<Predicate>, x: DomainId) -> (Option<i6
     (lb, ub)
 }
 
+/// Registers every variable of `vars` (local ids `0..`) and optionally an objective (local id
+/// `vars.len()`) for the given events.
+pub fn register(
+    vars: &[DomainId],
+    events: pumpkin_core::propagation::DomainEvents,
+    objective: Option<(DomainId, pumpkin_core::propagation::DomainEvents)>,
+) -> pumpkin_core::propagation::EventsToRegister {
+    use pumpkin_core::propagation::{EventsToRegister, LocalId};
+    let mut registration = EventsToRegister::builder();
+    for (i, x) in vars.iter().enumerate() {
+        registration = registration.add(x, events, LocalId::from(i as u32));
+    }
+    if let Some((obj, ev)) = objective {
+        registration = registration.add(&obj, ev, LocalId::from(vars.len() as u32));
+    }
+    registration.build()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,22 +332,4 @@ mod tests {
             vec![0, 0, 0, 0, 0, 12]
         );
     }
-}
-
-/// Registers every variable of `vars` (local ids `0..`) and optionally an objective (local id
-/// `vars.len()`) for the given events.
-pub fn register(
-    vars: &[DomainId],
-    events: pumpkin_core::propagation::DomainEvents,
-    objective: Option<(DomainId, pumpkin_core::propagation::DomainEvents)>,
-) -> pumpkin_core::propagation::EventsToRegister {
-    use pumpkin_core::propagation::{EventsToRegister, LocalId};
-    let mut registration = EventsToRegister::builder();
-    for (i, x) in vars.iter().enumerate() {
-        registration = registration.add(x, events, LocalId::from(i as u32));
-    }
-    if let Some((obj, ev)) = objective {
-        registration = registration.add(&obj, ev, LocalId::from(vars.len() as u32));
-    }
-    registration.build()
 }

@@ -110,6 +110,9 @@ pub struct SolutionEvent {
     pub warm_start: bool,
 }
 
+/// Callback receiving every improving solution.
+pub type SolutionCallback = Box<dyn FnMut(&SolutionEvent)>;
+
 /// Options of [`solve_cp`].
 pub struct CpOptions {
     /// Criterion to optimise.
@@ -126,7 +129,7 @@ pub struct CpOptions {
     /// the warm start, or of the first solution found.
     pub split_min_classes: Option<usize>,
     /// Called on every improving solution.
-    pub on_solution: Option<Box<dyn FnMut(&SolutionEvent)>>,
+    pub on_solution: Option<SolutionCallback>,
 }
 
 impl Default for CpOptions {
@@ -354,7 +357,7 @@ fn resolver() -> ResolutionResolver {
 /// The chosen brancher (static dispatch over the two shapes).
 enum AnyBrancher {
     Cluster(Counting<ClusterBrancher>),
-    Autonomous(Counting<AutonomousSearch<ClusterBrancher>>),
+    Autonomous(Box<Counting<AutonomousSearch<ClusterBrancher>>>),
 }
 
 fn make_brancher(
@@ -377,9 +380,10 @@ fn make_brancher(
         Some(m.objective),
     );
     match search {
-        Search::Autonomous => {
-            AnyBrancher::Autonomous(Counting::new(AutonomousSearch::new(cluster), counters))
-        }
+        Search::Autonomous => AnyBrancher::Autonomous(Box::new(Counting::new(
+            AutonomousSearch::new(cluster),
+            counters,
+        ))),
         _ => AnyBrancher::Cluster(Counting::new(cluster, counters)),
     }
 }

@@ -6,7 +6,9 @@
 //!   `δ_j = max(diam(A_j), max_{l∈A_j} m_l, t_j)`, where `t_j` is the `(K_j − |A_j|)`-th smallest
 //!   `e(r, j) = max_{l∈A_j} d(r, l)` over the records that can still join (`K_j = max_{A_j} k`);
 //! - a record `r ∉ F` that ends in class `j` pays at least
-//!   `est(r, j) = max(m_r, δ_j, e(r, j))` (just `m_r` if `A_j = ∅`), so at least
+//!   `est(r, j) = max(m_r, δ_j, e(r, j), nn_U(r, q))` (0 for the terms of an empty class), where
+//!   `nn_U(r, q)` is the q-th nearest distance from r to the other records outside F and
+//!   `q = k_r − 1 − |A_j|` the classmates r still needs from them; so at least
 //!   `μ_r = min_{j ∈ dom(G_r)} est(r, j)`;
 //! - `DBIL = Σ_i diam(C(i)) ≥ Σ_j |A_j|·δ_j + Σ_{r∉F} μ_r`.
 //!
@@ -50,6 +52,8 @@ pub struct DbilEval {
     pub mu: Vec<i64>,
     /// Records outside F.
     pub unfixed: Vec<usize>,
+    /// Per record outside F: its smallest distances to `U∖{r}` (sorted, up to `max k − 1`).
+    pub near: Vec<Vec<i64>>,
     /// True when all records are in F (then `lb` is the exact DBIL).
     pub complete: bool,
 }
@@ -58,14 +62,18 @@ impl DbilEval {
     /// `est(r, j)` for a record outside F.
     #[inline]
     pub fn est(&self, data: &DbilData, r: usize, j: i32) -> i64 {
-        if self.members[j as usize].is_empty() {
-            data.m[r]
+        let have = self.members[j as usize].len();
+        let q = (data.k[r] as usize).saturating_sub(1 + have);
+        let from_u = if q == 0 {
+            0
         } else {
-            let w = data.cmax as usize + 1;
-            data.m[r]
-                .max(self.delta[j as usize])
-                .max(self.e[r * w + j as usize])
-        }
+            self.near[r].get(q - 1).copied().unwrap_or(INFEASIBLE)
+        };
+        let w = data.cmax as usize + 1;
+        data.m[r]
+            .max(from_u)
+            .max(self.delta[j as usize])
+            .max(self.e[r * w + j as usize])
     }
 
     /// `e(r, j)`.
@@ -141,7 +149,25 @@ pub fn evaluate(data: &DbilData, s: &Snapshot, fixed: &[Option<i32>]) -> DbilEva
         delta[j] = d;
         lb += a.len() as i64 * d;
     }
+    let kk = data.k.iter().copied().max().unwrap_or(1) as usize - 1;
+    let mut near = vec![Vec::new(); n];
+    for &r in &unfixed {
+        let row = data.dist.row(r);
+        let mut v: Vec<i64> = unfixed
+            .iter()
+            .filter(|&&u| u != r)
+            .map(|&u| row[u])
+            .collect();
+        let take = kk.min(v.len());
+        if take > 0 && take < v.len() {
+            v.select_nth_unstable(take - 1);
+        }
+        v.truncate(take);
+        v.sort_unstable();
+        near[r] = v;
+    }
     let mut ev = DbilEval {
+        near,
         lb,
         members,
         delta,

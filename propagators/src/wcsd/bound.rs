@@ -121,8 +121,8 @@ pub fn evaluate(data: &WcsdData, s: &Snapshot, fixed: &[Option<i32>]) -> WcsdEva
         unfixed,
     };
     let mut total = 0i64;
-    for i in 0..n {
-        let t = match fixed[i] {
+    for (i, f) in fixed.iter().enumerate() {
+        let t = match *f {
             Some(j) if (1..=data.cmax).contains(&j) => {
                 // `sum` includes d(i, i) = 0; q counts i as already in A_j.
                 let have = ev.members[j as usize].len();
