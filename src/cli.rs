@@ -38,6 +38,43 @@ pub enum Command {
     Anonymise(AnonymiseArgs),
     /// Verify independently that a released table is k_i-anonymous (exit 3 when it is not).
     Check(CheckArgs),
+    /// Write the exact solvers' instance (integer distance matrix + k_i) for other solvers.
+    Export(ExportArgs),
+}
+
+/// `optik export` formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// `{"n": .., "scale": .., "k": [..], "dist": [[..]]}`.
+    Json,
+    /// MiniZinc data for `models/minizinc/ki_anonymity.mzn`.
+    Dzn,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub k: KArgs,
+    /// k values of the liberal, moderate and conservative groups for --k-preset.
+    #[arg(long, default_value = "3,5,7")]
+    pub k_levels: String,
+    /// Seed for --k-dist / --k-preset draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: ExportFormat,
+    /// Integer units per distance unit.
+    #[arg(long, default_value_t = crate::distance::DEFAULT_SCALE)]
+    pub scale: f64,
+    /// File to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an existing output.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Where the table and its schema come from.
@@ -217,6 +254,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Anonymise(a) => anonymise(&a).map(|_| 0),
         Command::Check(c) => check_command(&c),
+        Command::Export(e) => export(&e).map(|_| 0),
     };
     match result {
         Ok(code) => code,
@@ -519,6 +557,45 @@ fn schema_summary(ds: &Dataset) -> SchemaSummary {
         released_columns: released,
         dropped_columns: dropped,
     }
+}
+
+/// `optik export`: writes the instance of a table.
+pub fn export(e: &ExportArgs) -> Result<()> {
+    let schema = load_schema(&e.input)?;
+    let ks = e.k.source(&e.k_levels, e.seed)?;
+    let mut inputs: Vec<&Path> = vec![&e.input.input];
+    if let Some(s) = &e.input.schema {
+        inputs.push(s);
+    }
+    check_destinations(&[&e.out], &inputs, e.force)?;
+    if !(e.scale.is_finite() && e.scale > 0.0) {
+        return Err(input(format!("--scale must be positive, got {}", e.scale)));
+    }
+    let ds = Dataset::load(
+        &e.input.input,
+        schema,
+        &ks,
+        &LoadOptions {
+            delimiter: e.input.delimiter,
+            drop_missing: e.input.drop_missing,
+        },
+    )?;
+    if ds.n() > exact::MAX_EXACT_RECORDS {
+        return Err(input(format!(
+            "export writes an n × n matrix and accepts at most {} records; this table has {}",
+            exact::MAX_EXACT_RECORDS,
+            ds.n()
+        )));
+    }
+    let inst = ds
+        .distance()
+        .instance(ds.k.clone(), e.scale)
+        .map_err(input)?;
+    let text = match e.format {
+        ExportFormat::Json => optik_models::export::to_json(&inst),
+        ExportFormat::Dzn => optik_models::export::to_dzn(&inst),
+    };
+    Staged::write(&e.out, text.as_bytes())?.commit()
 }
 
 /// `optik check`: returns the exit code (0 verified, 3 not k_i-anonymous).
