@@ -1,0 +1,100 @@
+//! Benchmark of the exact CP engine (issue 3): Adult samples (age + the 7 hierarchy
+//! attributes, k_i drawn 80% 2 / 20% 3, seeded), every criterion, time to proven optimum,
+//! nodes, conflicts and the best-heuristic / optimal ratio. Not a test: run with
+//! `cargo bench --bench cp` (env: OPTIK_BENCH_N="20,30,40,60,100", OPTIK_BENCH_TIME=60,
+//! OPTIK_BENCH_CRITERIA="dbil,diameter,split,wcsd", OPTIK_BENCH_SEEDS="1").
+//! Runs one at a time: timings are wall-clock on the whole machine.
+
+use optik::dataset::{Dataset, LoadOptions};
+use optik::exact::{solve, ExactOptions};
+use optik::privacy::KSource;
+use optik::schema::Schema;
+use optik_models::cp::Search;
+use optik_models::Criterion;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const ADULT: &str = "../shared/data/adult";
+const CATEGORICAL: [&str; 7] = ["sex", "race", "marital-status", "education", "native-country", "workclass", "occupation"];
+
+fn env_list(name: &str, default: &str) -> Vec<String> {
+    std::env::var(name).unwrap_or_else(|_| default.to_string()).split(',').map(|s| s.trim().to_string()).collect()
+}
+
+fn schema(dir: &Path) -> PathBuf {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(ADULT).canonicalize().expect("../shared/data/adult");
+    let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.salary-class]\nrole = \"sensitive\"\n");
+    for a in CATEGORICAL {
+        s += &format!(
+            "[columns.{a}]\nrole = \"quasi\"\nkind = \"categorical\"\nhierarchy = \"{}\"\n",
+            data.join(format!("adult_hierarchy_{a}.csv")).display()
+        );
+    }
+    let p = dir.join("adult.toml");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+/// A seeded random sample of n Adult rows.
+fn sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(ADULT).join("adult.csv")).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let mut rows: Vec<&str> = lines.collect();
+    rows.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    let p = dir.join(format!("adult_{n}_{seed}.csv"));
+    std::fs::write(&p, format!("{header}\n{}\n", rows[..n].join("\n"))).unwrap();
+    p
+}
+
+fn main() {
+    let sizes: Vec<usize> = env_list("OPTIK_BENCH_N", "20,30,40,60,100").iter().map(|s| s.parse().unwrap()).collect();
+    let limit: f64 = std::env::var("OPTIK_BENCH_TIME").ok().and_then(|s| s.parse().ok()).unwrap_or(60.0);
+    let criteria: Vec<Criterion> = env_list("OPTIK_BENCH_CRITERIA", "dbil,diameter,split,wcsd").iter().map(|s| s.parse().unwrap()).collect();
+    let seeds: Vec<u64> = env_list("OPTIK_BENCH_SEEDS", "1").iter().map(|s| s.parse().unwrap()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let schema_path = schema(dir.path());
+    println!("CP engine on Adult samples, k_i 80% 2 / 20% 3, time limit {limit} s, runs one at a time\n");
+    println!("| n | seed | criterion | status | time (s) | objective | bound | nodes | conflicts | best heuristic | heuristic/optimal |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for &n in &sizes {
+        for &seed in &seeds {
+            let path = sample(dir.path(), n, seed);
+            let ks = KSource::Distribution { dist: vec![(2, 0.8), (3, 0.2)], seed };
+            let ds = Dataset::load(&path, Schema::read(&schema_path).unwrap(), &ks, &LoadOptions::default()).unwrap();
+            let dist = ds.distance();
+            for &criterion in &criteria {
+                let start = Instant::now();
+                let out = solve(
+                    &ds,
+                    &dist,
+                    &ExactOptions {
+                        criterion,
+                        time_limit: Some(Duration::from_secs_f64(limit)),
+                        size_cap: true,
+                        search: Search::DEFAULT,
+                        scale: optik::distance::DEFAULT_SCALE,
+                        seed,
+                        quiet: true,
+                    },
+                )
+                .unwrap();
+                let t = start.elapsed().as_secs_f64();
+                let ratio = if out.objective > 0.0 { out.warm_start_objective / out.objective } else { 1.0 };
+                println!(
+                    "| {n} | {seed} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} {:.3} | {ratio:.3} |",
+                    criterion.name(),
+                    out.status,
+                    out.objective,
+                    out.lower_bound.map_or("-".into(), |b| format!("{b:.3}")),
+                    out.nodes,
+                    out.conflicts,
+                    out.warm_start,
+                    out.warm_start_objective,
+                );
+            }
+        }
+    }
+}
