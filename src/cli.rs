@@ -435,7 +435,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             k_histogram: privacy::histogram(&ds.k),
             k_min: *ds.k.iter().min().expect("n ≥ 1"),
             k_max: *ds.k.iter().max().expect("n ≥ 1"),
-            max_classes: max_classes(&ds.k),
+            max_classes: optik_models::instance::max_classes(&ds.k),
         },
         method: a.method.name().to_string(),
         parameters: match a.method {
@@ -514,17 +514,6 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         }
     }
     Ok(report)
-}
-
-fn max_classes(k: &[u32]) -> usize {
-    // Same bound as the exact instance; computed without building the matrix.
-    optik_models::Instance {
-        n: k.len(),
-        scale: 1.0,
-        k: k.to_vec(),
-        dist: Vec::new(),
-    }
-    .max_classes()
 }
 
 fn schema_summary(ds: &Dataset) -> SchemaSummary {

@@ -98,28 +98,33 @@ impl Instance {
     /// Upper bound on the number of classes of any k_i-anonymous partition:
     /// ⌊Σ 1/k_i⌋ (seed 001 theorem 10), computed exactly with a common denominator.
     pub fn max_classes(&self) -> usize {
-        // Σ 1/k_i = Σ_k count_k / k ; compute floor exactly with rationals over lcm.
-        let mut counts = std::collections::BTreeMap::<u64, u64>::new();
-        for &k in &self.k {
-            *counts.entry(k as u64).or_default() += 1;
-        }
-        let mut num: u128 = 0;
-        let mut den: u128 = 1;
-        for (&k, &c) in &counts {
-            // num/den + c/k
-            num = num * k as u128 + c as u128 * den;
-            den *= k as u128;
-            let g = gcd(num, den);
-            num /= g;
-            den /= g;
-        }
-        (num / den) as usize
+        max_classes(&self.k)
     }
 
     /// Converts an integer objective back to distance units.
     pub fn to_units(&self, v: i64) -> f64 {
         v as f64 / self.scale
     }
+}
+
+/// ⌊Σ 1/k_i⌋ (seed 001 theorem 10), exactly, with rationals: the most classes any
+/// k_i-anonymous partition of records with these k_i can have.
+pub fn max_classes(k: &[u32]) -> usize {
+    let mut counts = std::collections::BTreeMap::<u64, u64>::new();
+    for &k in k {
+        *counts.entry(k as u64).or_default() += 1;
+    }
+    let mut num: u128 = 0;
+    let mut den: u128 = 1;
+    for (&k, &c) in &counts {
+        // num/den + c/k
+        num = num * k as u128 + c as u128 * den;
+        den *= k as u128;
+        let g = gcd(num, den);
+        num /= g;
+        den /= g;
+    }
+    (num / den) as usize
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
