@@ -128,9 +128,8 @@ impl Fast {
             leaves.push(l);
             for (x, &r) in rep.iter().enumerate() {
                 for y in 0..l {
-                    let v = if r == usize::MAX {
-                        0.0 // code never used by a record
-                    } else if x == y {
+                    // Codes no record uses are never looked up; a leaf is at distance 0.
+                    let v = if r == usize::MAX || x == y {
                         0.0
                     } else {
                         let mut p = points[r].clone();

@@ -285,17 +285,23 @@ mod tests {
     }
 
     #[test]
-    fn original_and_corrected_always_choose_alike() {
-        // For a fixed class, eq. 5.4 = c1·diam(e∪r) − c2 with c1 > 0 independent of r, like
-        // eq. 5.3, so both minimise diam(e∪r) and break ties the same way.
-        let x: Vec<f64> = (0..40).map(|i| ((i * 17) % 41) as f64).collect();
-        let k: Vec<u32> = (0..40).map(|i| 1 + (i % 4) as u32).collect();
+    fn all_costs_agree_in_the_k_form() {
+        // With one k, eq. 5.4 is eq. 5.3 up to an r-independent factor and constant while a
+        // class grows, identical when a leftover joins a valid class, and eq. 5.5 = eq. 5.4.
+        // Coordinates are multiples of 1/32 (range 32), so every distance and cost is exact
+        // and no rounding can reorder candidates.
+        let x: Vec<f64> = (0..40).map(|i| ((i * 13) % 33) as f64).collect();
         let (_, d) = line(&x);
-        for seed in 0..5 {
-            let bar = ProgressBar::hidden();
-            let a = kmember(&d, &k, KMemberCost::Original, seed, &bar);
-            let b = kmember(&d, &k, KMemberCost::Corrected, seed, &bar);
-            assert_eq!(a, b);
+        for kk in 2..=4 {
+            let k = vec![kk; 40];
+            for seed in 0..5 {
+                let bar = ProgressBar::hidden();
+                let a = kmember(&d, &k, KMemberCost::Original, seed, &bar);
+                let b = kmember(&d, &k, KMemberCost::Corrected, seed, &bar);
+                let c = kmember(&d, &k, KMemberCost::Personalised, seed, &bar);
+                assert_eq!(a, b);
+                assert_eq!(b, c);
+            }
         }
     }
 

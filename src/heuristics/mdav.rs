@@ -276,7 +276,7 @@ mod tests {
     fn uniform_k_gives_sizes_between_k_and_2k_minus_1() {
         let x: Vec<f64> = (0..23).map(|i| ((i * 7) % 23) as f64).collect();
         for kk in 1..=5u32 {
-            let classes = run(&x, &vec![kk; 23]);
+            let classes = run(&x, &[kk; 23]);
             for c in classes {
                 assert!(
                     c.len() >= kk as usize && c.len() < 2 * kk as usize,

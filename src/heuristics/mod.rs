@@ -56,11 +56,15 @@ impl Method {
 /// The information-loss increase greedy k-member minimises when it grows a class `e` with a
 /// record `r` (seed 001 §5.4.3). `diam` is the class diameter, `k_e` the largest k_i in `e`.
 ///
-/// Note: for a fixed class `e`, [`Original`](KMemberCost::Original) and
+/// Note: while a class grows (`|e| < k_e`), [`Original`](KMemberCost::Original) and
 /// [`Corrected`](KMemberCost::Corrected) differ by terms that do not depend on `r` (a positive
-/// factor and a constant), so both pick the same record; they only differ in the value they
-/// report. [`Personalised`](KMemberCost::Personalised) depends on `k_r` and really chooses
-/// differently: it charges a record for the class growth its own k_r would force.
+/// factor and a constant), so both pick the same record (up to floating-point rounding, which
+/// can order two diameters that are equal in exact arithmetic differently); when a leftover is
+/// placed into a valid class (`|e| ≥ k_e`) the two formulas are identical. Otherwise they only
+/// choose differently next to a class left below its k_e by a leftover that fitted nowhere
+/// (k_i form). In the k form eq. 5.5 is eq. 5.4 exactly.
+/// [`Personalised`](KMemberCost::Personalised) depends on `k_r` and really chooses differently
+/// in the k_i form: it charges a record for the class growth its own k_r would force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum KMemberCost {
