@@ -17,14 +17,29 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const ADULT: &str = "../shared/data/adult";
-const CATEGORICAL: [&str; 7] = ["sex", "race", "marital-status", "education", "native-country", "workclass", "occupation"];
+const CATEGORICAL: [&str; 7] = [
+    "sex",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+];
 
 fn env_list(name: &str, default: &str) -> Vec<String> {
-    std::env::var(name).unwrap_or_else(|_| default.to_string()).split(',').map(|s| s.trim().to_string()).collect()
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect()
 }
 
 fn schema(dir: &Path) -> PathBuf {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(ADULT).canonicalize().expect("../shared/data/adult");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(ADULT)
+        .canonicalize()
+        .expect("../shared/data/adult");
     let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.salary-class]\nrole = \"sensitive\"\n");
     for a in CATEGORICAL {
         s += &format!(
@@ -39,7 +54,12 @@ fn schema(dir: &Path) -> PathBuf {
 
 /// A seeded random sample of n Adult rows.
 fn sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(ADULT).join("adult.csv")).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(ADULT)
+            .join("adult.csv"),
+    )
+    .unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap();
     let mut rows: Vec<&str> = lines.collect();
@@ -50,20 +70,43 @@ fn sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
 }
 
 fn main() {
-    let sizes: Vec<usize> = env_list("OPTIK_BENCH_N", "20,30,40,60,100").iter().map(|s| s.parse().unwrap()).collect();
-    let limit: f64 = std::env::var("OPTIK_BENCH_TIME").ok().and_then(|s| s.parse().ok()).unwrap_or(60.0);
-    let criteria: Vec<Criterion> = env_list("OPTIK_BENCH_CRITERIA", "dbil,diameter,split,wcsd").iter().map(|s| s.parse().unwrap()).collect();
-    let seeds: Vec<u64> = env_list("OPTIK_BENCH_SEEDS", "1").iter().map(|s| s.parse().unwrap()).collect();
+    let sizes: Vec<usize> = env_list("OPTIK_BENCH_N", "20,30,40,60,100")
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let limit: f64 = std::env::var("OPTIK_BENCH_TIME")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60.0);
+    let criteria: Vec<Criterion> = env_list("OPTIK_BENCH_CRITERIA", "dbil,diameter,split,wcsd")
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let seeds: Vec<u64> = env_list("OPTIK_BENCH_SEEDS", "1")
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
     let dir = tempfile::tempdir().unwrap();
     let schema_path = schema(dir.path());
-    println!("CP engine on Adult samples, k_i 80% 2 / 20% 3, time limit {limit} s, runs one at a time\n");
+    println!(
+        "CP engine on Adult samples, k_i 80% 2 / 20% 3, time limit {limit} s, runs one at a time\n"
+    );
     println!("| n | seed | criterion | status | time (s) | objective | bound | nodes | conflicts | best heuristic | heuristic/optimal |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for &n in &sizes {
         for &seed in &seeds {
             let path = sample(dir.path(), n, seed);
-            let ks = KSource::Distribution { dist: vec![(2, 0.8), (3, 0.2)], seed };
-            let ds = Dataset::load(&path, Schema::read(&schema_path).unwrap(), &ks, &LoadOptions::default()).unwrap();
+            let ks = KSource::Distribution {
+                dist: vec![(2, 0.8), (3, 0.2)],
+                seed,
+            };
+            let ds = Dataset::load(
+                &path,
+                Schema::read(&schema_path).unwrap(),
+                &ks,
+                &LoadOptions::default(),
+            )
+            .unwrap();
             let dist = ds.distance();
             for &criterion in &criteria {
                 let start = Instant::now();
@@ -82,7 +125,11 @@ fn main() {
                 )
                 .unwrap();
                 let t = start.elapsed().as_secs_f64();
-                let ratio = if out.objective > 0.0 { out.warm_start_objective / out.objective } else { 1.0 };
+                let ratio = if out.objective > 0.0 {
+                    out.warm_start_objective / out.objective
+                } else {
+                    1.0
+                };
                 println!(
                     "| {n} | {seed} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} {:.3} | {ratio:.3} |",
                     criterion.name(),

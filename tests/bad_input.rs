@@ -378,11 +378,19 @@ fn usage_errors_exit_2_on_one_line() {
 fn not_utf8() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("in.csv"), b"id,age,city\n1,30,Par\xffis\n").unwrap();
-    fails(dir.path(), &[&BASE[..], &["--k", "1"]].concat(), &["in.csv", "line 2", "UTF-8"]);
+    fails(
+        dir.path(),
+        &[&BASE[..], &["--k", "1"]].concat(),
+        &["in.csv", "line 2", "UTF-8"],
+    );
 }
 
 #[test]
 fn unknown_k_column() {
     let dir = setup(GOOD);
-    fails(dir.path(), &[&BASE[..], &["--k-column", "kk"]].concat(), &["in.csv", "unknown column 'kk'"]);
+    fails(
+        dir.path(),
+        &[&BASE[..], &["--k-column", "kk"]].concat(),
+        &["in.csv", "unknown column 'kk'"],
+    );
 }

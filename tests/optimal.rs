@@ -170,7 +170,7 @@ fn export_json_and_dzn() {
             // A (14025, 25, F) – B (14025, 32, M): age 7/45 + sex 1 → 1156 (rounded)
             assert_eq!(
                 inst.d(0, 1),
-                (1000.0 * (7.0 / 45.0 + 1.0) as f64).round() as i64
+                (1000.0_f64 * (7.0 / 45.0 + 1.0)).round() as i64
             );
         } else {
             assert!(text.contains("n = 9;") && text.contains("dist = [|"));
