@@ -11,32 +11,28 @@ pub const DEFAULT_SCALE: f64 = 1000.0;
 /// looking up a precomputed leaf × leaf table.
 const MAX_TABLE_LEAVES: usize = 2048;
 
-/// Per-categorical-attribute distance between leaves (already weighted).
+/// Leaf-to-leaf distance of a categorical attribute with too many leaves to tabulate:
+/// ancestor ids per level, compared from the leaf up.
 #[derive(Clone, Debug)]
-enum LeafDistance {
-    Table { leaves: usize, table: Vec<f64> },
-    Paths { paths: Vec<Vec<u32>>, step: f64 },
+struct LeafPaths {
+    paths: Vec<Vec<u32>>,
+    step: f64,
 }
 
-impl LeafDistance {
-    #[inline]
+impl LeafPaths {
     fn get(&self, a: u32, b: u32) -> f64 {
-        match self {
-            LeafDistance::Table { leaves, table } => table[a as usize * leaves + b as usize],
-            LeafDistance::Paths { paths, step } => {
-                let (pa, pb) = (&paths[a as usize], &paths[b as usize]);
-                (0..pa.len())
-                    .find(|&l| pa[l] == pb[l])
-                    .unwrap_or(pa.len() - 1) as f64
-                    * step
-            }
-        }
+        let (pa, pb) = (&self.paths[a as usize], &self.paths[b as usize]);
+        (0..pa.len())
+            .find(|&l| pa[l] == pb[l])
+            .unwrap_or(pa.len() - 1) as f64
+            * self.step
     }
 }
 
 /// The weighted Manhattan record distance over quasi-identifiers, on encoded records:
 /// numeric and ordinal values as weighted normalised coordinates, categorical values as leaf
-/// codes with a per-attribute leaf-distance lookup.
+/// codes with a per-attribute leaf × leaf table (weighted), all in flat arrays because the
+/// heuristics evaluate it about n²/2 times on 30k rows.
 #[derive(Clone, Debug)]
 pub struct RecordDistance {
     n: usize,
@@ -44,7 +40,13 @@ pub struct RecordDistance {
     coords: Vec<f64>,
     cats: usize,
     codes: Vec<u32>,
-    leaf: Vec<LeafDistance>,
+    /// Start of each categorical attribute's L × L table in `tables`, and its L.
+    offset: Vec<usize>,
+    leaves: Vec<usize>,
+    tables: Vec<f64>,
+    /// Attributes too large to tabulate (their `leaves` entry is 0), by attribute index.
+    paths: Vec<Option<LeafPaths>>,
+    all_tabulated: bool,
 }
 
 /// A point in the encoded space that need not be a record (an MDAV centroid).
@@ -54,13 +56,50 @@ pub struct Point {
     pub codes: Vec<u32>,
 }
 
+/// Distances from one fixed record or point to any record: the fixed side's table rows are
+/// resolved once, so a scan over all records costs one lookup per attribute and record.
+pub struct Row<'a> {
+    dist: &'a RecordDistance,
+    coords: &'a [f64],
+    codes: &'a [u32],
+    rows: Vec<usize>,
+}
+
+impl Row<'_> {
+    /// Distance from the fixed record or point to record `j`.
+    #[inline]
+    pub fn d(&self, j: usize) -> f64 {
+        let f = self.dist;
+        let cj = &f.coords[j * f.dims..][..f.dims];
+        let mut s = 0.0;
+        for (a, b) in self.coords.iter().zip(cj) {
+            s += (a - b).abs();
+        }
+        let kj = &f.codes[j * f.cats..][..f.cats];
+        if f.all_tabulated {
+            for (&r, &c) in self.rows.iter().zip(kj) {
+                s += f.tables[r + c as usize];
+            }
+        } else {
+            for (a, (&r, &c)) in self.rows.iter().zip(kj).enumerate() {
+                s += match &f.paths[a] {
+                    None => f.tables[r + c as usize],
+                    Some(p) => p.get(self.codes[a], c),
+                };
+            }
+        }
+        s
+    }
+}
+
 impl RecordDistance {
     /// Encodes the quasi-identifiers of a table.
     pub fn new(qi: &QiTable) -> Self {
         let n = qi.n;
         let mut coord_cols: Vec<Vec<f64>> = Vec::new();
         let mut code_cols: Vec<&[u32]> = Vec::new();
-        let mut leaf = Vec::new();
+        let (mut offset, mut leaves, mut tables, mut paths) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for a in &qi.attributes {
             match &a.values {
                 Values::Numeric { values, min, max } => {
@@ -83,30 +122,33 @@ impl RecordDistance {
                     coord_cols.push(ranks.iter().map(|&r| a.weight * r as f64 / steps).collect());
                 }
                 Values::Categorical {
-                    leaves, hierarchy, ..
+                    leaves: codes,
+                    hierarchy,
+                    ..
                 } => {
                     let l = hierarchy.num_leaves();
                     let step = a.weight / hierarchy.height() as f64;
+                    offset.push(tables.len());
                     if l <= MAX_TABLE_LEAVES {
-                        let mut table = vec![0.0; l * l];
                         for x in 0..l {
                             for y in 0..l {
-                                table[x * l + y] =
-                                    hierarchy.lca_level(x as u32, y as u32) as f64 * step;
+                                tables.push(hierarchy.lca_level(x as u32, y as u32) as f64 * step);
                             }
                         }
-                        leaf.push(LeafDistance::Table { leaves: l, table });
+                        leaves.push(l);
+                        paths.push(None);
                     } else {
-                        let paths = (0..l as u32)
+                        let p = (0..l as u32)
                             .map(|x| {
                                 (0..=hierarchy.height())
                                     .map(|lv| hierarchy.ancestor(x, lv))
                                     .collect()
                             })
                             .collect();
-                        leaf.push(LeafDistance::Paths { paths, step });
+                        leaves.push(0);
+                        paths.push(Some(LeafPaths { paths: p, step }));
                     }
-                    code_cols.push(leaves);
+                    code_cols.push(codes);
                 }
             }
         }
@@ -118,13 +160,18 @@ impl RecordDistance {
             coords.extend(coord_cols.iter().map(|c| c[i]));
             codes.extend(code_cols.iter().map(|c| c[i]));
         }
+        let all_tabulated = paths.iter().all(Option::is_none);
         RecordDistance {
             n,
             dims,
             coords,
             cats,
             codes,
-            leaf,
+            offset,
+            leaves,
+            tables,
+            paths,
+            all_tabulated,
         }
     }
 
@@ -138,40 +185,48 @@ impl RecordDistance {
         self.n == 0
     }
 
+    fn row_with<'a>(&'a self, coords: &'a [f64], codes: &'a [u32]) -> Row<'a> {
+        Row {
+            dist: self,
+            coords,
+            codes,
+            rows: (0..self.cats)
+                .map(|a| self.offset[a] + codes[a] as usize * self.leaves[a])
+                .collect(),
+        }
+    }
+
+    /// Distances from record `i` (for scans over many records).
+    pub fn row(&self, i: usize) -> Row<'_> {
+        self.row_with(
+            &self.coords[i * self.dims..][..self.dims],
+            &self.codes[i * self.cats..][..self.cats],
+        )
+    }
+
+    /// Distances from a point (for scans over many records).
+    pub fn point_row<'a>(&'a self, p: &'a Point) -> Row<'a> {
+        self.row_with(&p.coords, &p.codes)
+    }
+
     /// Distance between records `i` and `j`.
     #[inline]
     pub fn d(&self, i: usize, j: usize) -> f64 {
-        let (ci, cj) = (
-            &self.coords[i * self.dims..][..self.dims],
-            &self.coords[j * self.dims..][..self.dims],
-        );
-        let mut s = 0.0;
-        for (a, b) in ci.iter().zip(cj) {
-            s += (a - b).abs();
-        }
-        let (ki, kj) = (
-            &self.codes[i * self.cats..][..self.cats],
-            &self.codes[j * self.cats..][..self.cats],
-        );
-        for ((a, b), l) in ki.iter().zip(kj).zip(&self.leaf) {
-            s += l.get(*a, *b);
-        }
-        s
+        self.row(i).d(j)
     }
 
     /// Distance between a point and record `i`.
     #[inline]
     pub fn d_point(&self, p: &Point, i: usize) -> f64 {
-        let ci = &self.coords[i * self.dims..][..self.dims];
-        let mut s = 0.0;
-        for (a, b) in ci.iter().zip(&p.coords) {
-            s += (a - b).abs();
+        self.point_row(p).d(i)
+    }
+
+    /// The encoding of record `i` as a point.
+    pub fn point(&self, i: usize) -> Point {
+        Point {
+            coords: self.coords[i * self.dims..][..self.dims].to_vec(),
+            codes: self.codes[i * self.cats..][..self.cats].to_vec(),
         }
-        let ki = &self.codes[i * self.cats..][..self.cats];
-        for ((a, b), l) in ki.iter().zip(&p.codes).zip(&self.leaf) {
-            s += l.get(*a, *b);
-        }
-        s
     }
 
     /// The centroid of some records: mean of each coordinate, most frequent code of each
@@ -210,7 +265,10 @@ impl RecordDistance {
     /// Full n × n matrix (for small tables only: n² entries).
     pub fn matrix(&self) -> Vec<Vec<f64>> {
         (0..self.n)
-            .map(|i| (0..self.n).map(|j| self.d(i, j)).collect())
+            .map(|i| {
+                let r = self.row(i);
+                (0..self.n).map(|j| r.d(j)).collect()
+            })
             .collect()
     }
 
@@ -289,6 +347,39 @@ mod tests {
         let d = RecordDistance::new(&q);
         assert!((d.d(0, 1) - 0.5).abs() < 1e-12);
         assert!((d.d(0, 2) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn untabulated_hierarchies_give_the_same_distances() {
+        // 3000 leaves: above the table limit, compared by paths instead.
+        let dir = tempfile::tempdir().unwrap();
+        let h = dir.path().join("h.csv");
+        let text: String = (0..3000).map(|i| format!("v{i};g{};*\n", i % 7)).collect();
+        std::fs::write(&h, text).unwrap();
+        let t = table(&[
+            &["w", "x"],
+            &["v1", "1"],
+            &["v8", "2"],
+            &["v2", "3"],
+            &["v1", "9"],
+        ]);
+        let q = qi(
+            &t,
+            &[
+                quasi("w", Kind::Categorical { hierarchy: Some(h) }, 1.0),
+                quasi("x", Kind::Numeric, 1.0),
+            ],
+        );
+        let d = RecordDistance::new(&q);
+        for i in 0..4 {
+            for j in 0..4 {
+                assert!((d.d(i, j) - q.distance(i, j)).abs() < 1e-12);
+            }
+        }
+        assert!(
+            (d.d(0, 1) - (0.5 + 1.0 / 8.0)).abs() < 1e-12,
+            "same group, one level up"
+        );
     }
 
     #[test]

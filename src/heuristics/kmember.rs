@@ -20,7 +20,6 @@
 //! added record costs one parallel pass over the unassigned records: about n²/2 distance
 //! evaluations for the growth plus n²/(2·k̄) for the seed searches.
 
-use super::fast::{encode, Metric};
 use super::{repair, smaller, KMemberCost, MaxK};
 use crate::distance::RecordDistance;
 use crate::Partition;
@@ -69,7 +68,7 @@ impl Pool {
     }
 
     /// Position of the record furthest from `from` (ties: smallest record index).
-    fn furthest_from(&self, metric: &Metric, from: usize) -> usize {
+    fn furthest_from(&self, metric: &RecordDistance, from: usize) -> usize {
         let from = metric.row(from);
         self.rem
             .par_iter()
@@ -102,7 +101,7 @@ pub fn kmember(
     if n == 0 {
         return Partition::from_labels::<usize>(&[]);
     }
-    let metric = Metric::new(dist, &encode(dist));
+    let metric = dist;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut prev = rng.gen_range(0..n);
     let mut pool = Pool::new((0..n).collect());
@@ -110,11 +109,11 @@ pub fn kmember(
     let mut classes: Vec<Class> = Vec::new();
     let mut leftovers: Vec<usize> = Vec::new();
     while left.feasible() {
-        let p = pool.furthest_from(&metric, prev);
+        let p = pool.furthest_from(metric, prev);
         let (s, _) = pool.take(p);
         left.remove(k[s]);
         progress.inc(1);
-        let class = grow(&metric, k, cost, s, &mut pool, &mut left, progress);
+        let class = grow(metric, k, cost, s, &mut pool, &mut left, progress);
         prev = s;
         if class.valid() {
             classes.push(class);
@@ -128,7 +127,7 @@ pub fn kmember(
     leftovers.extend(pool.rem.iter().copied());
     leftovers.sort_by(|a, b| k[*b].cmp(&k[*a]).then(a.cmp(b)));
     for r in leftovers {
-        place_leftover(&metric, k, cost, r, &mut classes);
+        place_leftover(metric, k, cost, r, &mut classes);
     }
     let mut lists: Vec<Vec<usize>> = classes.into_iter().map(|c| c.members).collect();
     repair(dist, k, &mut lists);
@@ -140,7 +139,7 @@ pub fn kmember(
 /// Grows the class seeded by `s` (already taken from the pool) until it holds its largest k_i
 /// or the pool is empty.
 fn grow(
-    metric: &Metric,
+    metric: &RecordDistance,
     k: &[u32],
     cost: KMemberCost,
     s: usize,
@@ -192,7 +191,7 @@ fn grow(
 /// Puts a leftover record into the class with the smallest cost increase among those where it
 /// satisfies its own k (`|e| + 1 ≥ k_r`), else into the cheapest class (ties: earlier class).
 fn place_leftover(
-    metric: &Metric,
+    metric: &RecordDistance,
     k: &[u32],
     cost: KMemberCost,
     r: usize,
@@ -246,12 +245,12 @@ mod tests {
     /// Grows the class of record 0 among all the other records.
     fn class_of_first(x: &[f64], k: &[u32], cost: KMemberCost) -> Vec<usize> {
         let (_, d) = line(x);
-        let metric = Metric::new(&d, &encode(&d));
+        let metric = &d;
         let mut pool = Pool::new((1..x.len()).collect());
         let mut left = MaxK::new(k);
         left.remove(k[0]);
         let mut e = grow(
-            &metric,
+            metric,
             k,
             cost,
             0,
@@ -345,7 +344,7 @@ mod tests {
     fn leftover_goes_where_it_satisfies_its_own_k() {
         // Built: A = {0,1} (k 2) and B = {3,4,5} (k 3); leftover 2 at x = 3, nearer A.
         let (_, d) = line(&[0.0, 1.0, 3.0, 10.0, 11.0, 12.0]);
-        let metric = Metric::new(&d, &encode(&d));
+        let metric = &d;
         let built = vec![
             Class {
                 members: vec![0, 1],
@@ -361,7 +360,7 @@ mod tests {
         let place = |kr: u32| {
             let mut c = built.clone();
             place_leftover(
-                &metric,
+                metric,
                 &[2, 2, kr, 3, 3, 3],
                 KMemberCost::Personalised,
                 2,

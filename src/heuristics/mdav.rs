@@ -20,7 +20,6 @@
 //! parallel); the centroid is kept up to date incrementally (coordinate sums and per-attribute
 //! code counts), so it costs O(dimensions + leaves) per class instead of O(|S|).
 
-use super::fast::{encode, Metric};
 use super::{further, smaller, MaxK};
 use crate::distance::{Point, RecordDistance};
 use crate::Partition;
@@ -34,8 +33,8 @@ const MIN_LEN: usize = 1024;
 pub fn mdav(dist: &RecordDistance, k: &[u32], progress: &ProgressBar) -> Partition {
     let n = dist.len();
     assert_eq!(k.len(), n, "one k_i per record");
-    let points = encode(dist);
-    let metric = Metric::new(dist, &points);
+    let points: Vec<Point> = (0..n).map(|i| dist.point(i)).collect();
+    let metric = dist;
     let mut s = State {
         centroid: Centroid::new(points),
         left: MaxK::new(k),
@@ -47,14 +46,14 @@ pub fn mdav(dist: &RecordDistance, k: &[u32], progress: &ProgressBar) -> Partiti
         let c = s.centroid.point();
         let from_c = metric.point_row(&c);
         let r1 = furthest(&s.alive, |i| from_c.d(i));
-        let (e1, r2) = grow(&metric, k, r1, &s.alive, s.left.max());
+        let (e1, r2) = grow(metric, k, r1, &s.alive, s.left.max());
         s.take(&e1, k, progress);
         if !s.alive.is_empty() && s.alive.len() >= 2 * s.left.max() {
             let r2 = r2.unwrap_or_else(|| {
                 let from = metric.row(r1);
                 furthest(&s.alive, |i| from.d(i))
             });
-            let (e2, _) = grow(&metric, k, r2, &s.alive, s.left.max());
+            let (e2, _) = grow(metric, k, r2, &s.alive, s.left.max());
             s.take(&e2, k, progress);
         }
     }
@@ -107,7 +106,7 @@ fn furthest(alive: &[usize], f: impl Fn(usize) -> f64 + Sync) -> usize {
 /// number of neighbours ever needed. Also returns, when the distances from `r` were computed,
 /// the record of `alive` outside the class furthest from `r` (MDAV's next seed `r2`).
 fn grow(
-    metric: &Metric,
+    metric: &RecordDistance,
     k: &[u32],
     r: usize,
     alive: &[usize],
@@ -292,7 +291,7 @@ mod tests {
             &["a;x;*", "b;x;*", "c;y;*", "d;y;*"],
             &["a", "b", "b", "c", "d", "d", "d", "a"],
         );
-        let mut c = Centroid::new(encode(&d));
+        let mut c = Centroid::new((0..d.len()).map(|i| d.point(i)).collect());
         let mut alive: Vec<usize> = (0..8).collect();
         for gone in [6, 0, 4] {
             c.remove(gone);

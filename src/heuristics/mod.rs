@@ -12,7 +12,6 @@
 //! `k = max_i k_i` for every record, as the seed does for its comparisons; the **k_i form**
 //! ([`Form::Ki`]) uses each record's own k_i.
 
-mod fast;
 mod kmember;
 mod mdav;
 mod mondrian;
