@@ -156,7 +156,7 @@ struct Centroid {
 }
 
 impl Centroid {
-    /// From the encoding of every record ([`encode`]).
+    /// From the encoding of every record ([`RecordDistance::point`]).
     fn new(points: Vec<Point>) -> Self {
         let (dims, cats) = points
             .first()
