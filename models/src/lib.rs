@@ -3,13 +3,19 @@
 //! clustering criteria evaluated on any distance.
 
 pub mod brute_force;
+pub mod colgen;
 pub mod cp;
 pub mod criteria;
+pub mod engine;
 pub mod export;
 pub mod instance;
+pub mod mip;
 pub mod partition;
 
+pub use colgen::{solve_colgen, ColgenOptions};
 pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};
 pub use criteria::{CriteriaValues, Criterion};
+pub use engine::{EngineResult, EngineStats};
 pub use instance::Instance;
+pub use mip::{mip_lp_text, solve_mip};
 pub use partition::Partition;

@@ -1,0 +1,410 @@
+//! Column-generation exact engine for the sum criteria (dbil, wcsd): a set-partitioning master
+//! over valid unsplittable classes, exact pricing, subset-row cuts on triples, and an optimality
+//! proof by enumerating every class whose reduced cost leaves room for a better solution and
+//! solving the set-partitioning MIP over them.
+
+pub mod column;
+pub mod cuts;
+pub mod master;
+pub mod pricing;
+pub mod proof;
+pub mod start;
+
+use crate::cp::Status;
+use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent};
+use crate::{Criterion, Instance, Partition};
+use column::Column;
+use master::{LpSolution, Master};
+use pricing::{search, Duals, Mode};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Options of [`solve_colgen`].
+pub struct ColgenOptions {
+    /// dbil or wcsd (other criteria are not sums over classes: an error result).
+    pub criterion: Criterion,
+    /// Wall-clock limit (`None` = until proven or over budget).
+    pub time_limit: Option<Duration>,
+    /// Heuristic partitions: their classes seed the master, the best is the first incumbent.
+    pub warm_start: Vec<Partition>,
+    /// Largest number of columns the proof may enumerate before reporting a gap.
+    pub column_budget: usize,
+    /// Separate subset-row cuts on triples.
+    pub cuts: bool,
+    /// Called on every improving solution.
+    pub on_solution: Option<SolutionCallback>,
+}
+
+impl Default for ColgenOptions {
+    fn default() -> Self {
+        ColgenOptions {
+            criterion: Criterion::Dbil,
+            time_limit: None,
+            warm_start: Vec::new(),
+            column_budget: 5_000_000,
+            cuts: true,
+            on_solution: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ColgenOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColgenOptions")
+            .field("criterion", &self.criterion)
+            .field("time_limit", &self.time_limit)
+            .field("warm_start", &self.warm_start.len())
+            .field("column_budget", &self.column_budget)
+            .field("cuts", &self.cuts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reduced costs above this are not negative enough to enter the master.
+const PRICE_EPS: f64 = 1e-6;
+
+/// Integer lower bound from a float bound computed from LP duals (tolerance for LP round-off).
+fn ceil_bound(lb: f64) -> i64 {
+    (lb - 1e-6 * lb.abs().max(1.0)).ceil() as i64
+}
+
+/// The run's mutable state: incumbent, bound, counters, timeline.
+struct Run {
+    start: Instant,
+    deadline: Option<Instant>,
+    best: Option<(Partition, i64)>,
+    lower: f64,
+    stats: EngineStats,
+    timeline: Vec<SolutionEvent>,
+    on_solution: Option<SolutionCallback>,
+}
+
+impl Run {
+    fn remaining(&self) -> Option<f64> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn offer(&mut self, p: Partition, cost: i64, warm: bool) {
+        if self.best.as_ref().is_some_and(|(_, b)| *b <= cost) {
+            return;
+        }
+        let ev = SolutionEvent {
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            objective: cost,
+            num_classes: p.num_classes(),
+            warm_start: warm,
+        };
+        if let Some(cb) = self.on_solution.as_mut() {
+            cb(&ev);
+        }
+        self.timeline.push(ev);
+        self.best = Some((p, cost));
+    }
+
+    fn ub(&self) -> i64 {
+        self.best.as_ref().map_or(i64::MAX, |b| b.1)
+    }
+
+    fn finish(self, status: Status, note: Option<String>) -> EngineResult {
+        let ub = self.ub();
+        let lb = if status == Status::Optimal {
+            ub
+        } else {
+            ceil_bound(self.lower).min(ub)
+        };
+        EngineResult {
+            status,
+            objective: self.best.as_ref().map(|b| b.1),
+            partition: self.best.map(|b| b.0),
+            lower_bound: Some(lb),
+            stats: self.stats,
+            timeline: self.timeline,
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            note,
+        }
+    }
+}
+
+/// Partition made of the given columns (which must cover every record once).
+fn partition_of(n: usize, columns: &[&Column]) -> Partition {
+    let classes: Vec<Vec<usize>> = columns
+        .iter()
+        .map(|c| c.members.iter().map(|&i| i as usize).collect())
+        .collect();
+    Partition::from_classes(n, &classes).expect("a set-partitioning solution covers once")
+}
+
+/// Solves dbil or wcsd to proven optimality by column generation (or reports LB, UB and the gap
+/// at the time limit or when the proof would enumerate more than `column_budget` columns).
+pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
+    let criterion = opts.criterion;
+    if !matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
+        return EngineResult::unsupported(format!(
+            "colgen solves the sum criteria dbil and wcsd, not {}",
+            criterion.name()
+        ));
+    }
+    let n = inst.n;
+    let mut run = Run {
+        start: Instant::now(),
+        deadline: opts.time_limit.map(|t| Instant::now() + t),
+        best: None,
+        lower: 0.0,
+        stats: EngineStats::default(),
+        timeline: Vec::new(),
+        on_solution: opts.on_solution.take(),
+    };
+    if n == 0 {
+        return run.finish(Status::Infeasible, Some("empty instance".into()));
+    }
+    // Incumbent: the best valid warm start, or the greedy cover.
+    let mut seeds: Vec<Partition> = opts
+        .warm_start
+        .iter()
+        .filter(|p| p.len() == n && p.violations(&inst.k).is_empty())
+        .cloned()
+        .collect();
+    let nwarm = seeds.len();
+    seeds.push(start::greedy_cover(inst));
+    for (s, p) in seeds.iter().enumerate() {
+        let cost = start::partition_cost(inst, criterion, p);
+        run.offer(p.clone(), cost, s < nwarm);
+    }
+    let mut master = Master::new(n);
+    for p in &seeds {
+        for class in p.classes() {
+            let members = class.iter().map(|&i| i as u32).collect();
+            master.add_column(Column::new(inst, criterion, members));
+        }
+    }
+    // Least-slack columns against the per-record bounds m_i.
+    let t = Instant::now();
+    let m = start::record_bounds(inst, criterion);
+    let mean = m.iter().sum::<f64>() / n as f64;
+    let mut tau = mean.max(1.0);
+    let seed_duals = Duals {
+        pi: m.clone(),
+        cuts: Vec::new(),
+    };
+    for _ in 0..6 {
+        let found = search(
+            inst,
+            criterion,
+            &seed_duals,
+            Mode::Best {
+                k: 5 * n,
+                threshold: tau,
+            },
+        );
+        let full = found.columns.len() >= 5 * n;
+        if full || run.out_of_time() {
+            for (_, c) in found.columns {
+                master.add_column(c);
+            }
+            break;
+        }
+        tau *= 2.0;
+        if tau > 64.0 * mean.max(1.0) {
+            for (_, c) in found.columns {
+                master.add_column(c);
+            }
+            break;
+        }
+    }
+    run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+    run.lower = m.iter().sum::<f64>();
+
+    let max_classes = inst.max_classes().max(1) as f64;
+    let mut cut_set: HashSet<[u32; 3]> = HashSet::new();
+    let cut_cap = if opts.cuts { 4 * n } else { 0 };
+    let per_round_cuts = (n / 4).max(10);
+    let mut cut_rounds_without_gain = 0;
+    let mut last_cut_bound = f64::NEG_INFINITY;
+    let (sol, min_rc): (LpSolution, f64) = loop {
+        if run.out_of_time() {
+            let note = "time limit during column generation".to_string();
+            run.stats.columns = master.columns.len();
+            return run.finish(Status::Feasible, Some(note));
+        }
+        let Some(sol) = master.solve(run.remaining()) else {
+            run.stats.columns = master.columns.len();
+            return run.finish(Status::Feasible, Some("master LP not solved".into()));
+        };
+        run.stats.lp_time_s += sol.seconds;
+        run.stats.pricing_rounds += 1;
+        let t = Instant::now();
+        let found = search(
+            inst,
+            criterion,
+            &sol.duals,
+            Mode::Best {
+                k: n.max(50),
+                threshold: -PRICE_EPS,
+            },
+        );
+        run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
+        let dual_value =
+            sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+        let lagrange = dual_value + max_classes * min_rc.min(0.0);
+        run.lower = run.lower.max(lagrange);
+        let mut added = 0;
+        for (_, c) in found.columns {
+            added += master.add_column(c) as usize;
+        }
+        if added > 0 {
+            continue;
+        }
+        // Converged: the LP bound is exact (up to PRICE_EPS per class).
+        if run.stats.lp_bound.is_none() {
+            run.stats.lp_bound = Some(sol.objective);
+        }
+        run.stats.lp_bound_cuts = Some(sol.objective);
+        let gain = sol.objective - last_cut_bound;
+        if master.cuts.len() < cut_cap && ceil_bound(run.lower) < run.ub() {
+            if gain < 1e-3 * sol.objective.abs().max(1.0) {
+                cut_rounds_without_gain += 1;
+            } else {
+                cut_rounds_without_gain = 0;
+            }
+            last_cut_bound = sol.objective;
+            if cut_rounds_without_gain < 3 {
+                let limit = per_round_cuts.min(cut_cap - master.cuts.len());
+                let new = cuts::separate(&master.columns, &sol.x, &cut_set, 0.05, limit);
+                if !new.is_empty() {
+                    for (t, _) in new {
+                        cut_set.insert(t);
+                        master.add_cut(t);
+                    }
+                    run.stats.cuts = master.cuts.len();
+                    continue;
+                }
+            }
+        }
+        break (sol, min_rc);
+    };
+    run.stats.columns = master.columns.len();
+    prove(inst, criterion, &opts, run, &master, &sol, min_rc)
+}
+
+/// Proof stage: enumerate every column that can belong to a solution better than the incumbent,
+/// in stages of growing reduced-cost threshold, and solve the set-partitioning MIP over them.
+fn prove(
+    inst: &Instance,
+    criterion: Criterion,
+    opts: &ColgenOptions,
+    mut run: Run,
+    master: &Master,
+    sol: &LpSolution,
+    min_rc: f64,
+) -> EngineResult {
+    let n = inst.n;
+    let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+    // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
+    let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
+    let mut theta: Option<f64> = None; // threshold below which every column is in the set
+    loop {
+        let target = run.ub() as f64 - 1.0 - z + slack;
+        if target < 0.0 {
+            return run.finish(Status::Optimal, None);
+        }
+        if run.out_of_time() {
+            return run.finish(Status::Feasible, Some("time limit during the proof".into()));
+        }
+        let t = Instant::now();
+        let (cols, complete_to) = match theta {
+            None => {
+                let k = 20 * n;
+                let found = search(
+                    inst,
+                    criterion,
+                    &sol.duals,
+                    Mode::Best {
+                        k,
+                        threshold: target,
+                    },
+                );
+                let reach = if found.columns.len() < k {
+                    target
+                } else {
+                    // every column strictly below the k-th reduced cost is present
+                    found.columns.last().map_or(target, |c| c.0) - 1e-9
+                };
+                (found.columns, reach)
+            }
+            Some(prev) => {
+                let th = target.min((2.0 * prev).max(target / 16.0).max(prev + 1.0));
+                let found = search(
+                    inst,
+                    criterion,
+                    &sol.duals,
+                    Mode::All {
+                        threshold: th,
+                        budget: opts.column_budget,
+                    },
+                );
+                if found.over_budget {
+                    run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+                    let note = format!(
+                        "column budget {} exceeded at reduced-cost threshold {th:.1}",
+                        opts.column_budget
+                    );
+                    return run.finish(Status::Feasible, Some(note));
+                }
+                (found.columns, th)
+            }
+        };
+        run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        run.stats.enumerated_columns = cols.len();
+        // The incumbent's classes join the set so the MIP starts from it.
+        let mut columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
+        let mut start_sel = Vec::new();
+        if let Some((p, _)) = &run.best {
+            let index: std::collections::HashMap<&[u32], usize> = columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.members.as_slice(), i))
+                .collect();
+            let mut extra = Vec::new();
+            for class in p.classes() {
+                let members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
+                match index.get(members.as_slice()) {
+                    Some(&i) => start_sel.push(i),
+                    None => extra.push(Column::new(inst, criterion, members)),
+                }
+            }
+            for c in extra {
+                start_sel.push(columns.len());
+                columns.push(c);
+            }
+        }
+        let out = proof::solve_set_partitioning(
+            n,
+            &columns,
+            &master.cuts,
+            Some(&start_sel),
+            run.remaining(),
+        );
+        run.stats.mip_time_s += out.seconds;
+        run.stats.nodes += out.nodes;
+        if let Some((sel, cost)) = &out.best {
+            let chosen: Vec<&Column> = sel.iter().map(|&c| &columns[c]).collect();
+            run.offer(partition_of(n, &chosen), *cost, false);
+        }
+        if !out.proven {
+            return run.finish(Status::Feasible, Some("time limit in the proof MIP".into()));
+        }
+        let target = run.ub() as f64 - 1.0 - z + slack;
+        if complete_to >= target {
+            return run.finish(Status::Optimal, None);
+        }
+        // No better solution uses only columns below complete_to: raise the bound accordingly.
+        run.lower = run.lower.max(z + complete_to - slack).min(run.ub() as f64);
+        theta = Some(complete_to.max(1e-3));
+    }
+}

@@ -1,0 +1,405 @@
+//! Exact pricing and column enumeration: a depth-first search over member tuples, in decreasing
+//! order of the record duals, pruned by a bound on the best reduced cost any completion of the
+//! prefix can reach. The same search returns the best K columns (pricing) or every column below
+//! a threshold (the enumeration behind the optimality proof).
+
+use super::column::{max_size, valid_unsplittable, Column};
+use crate::{Criterion, Instance};
+use rayon::prelude::*;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Slack on float comparisons of reduced costs (costs are integers, duals come from an LP).
+const TOL: f64 = 1e-7;
+
+/// Dual values priced into reduced costs: rc(C) = cost(C) − Σ_{i∈C} π_i + Σ_{t: |C∩t|≥2} μ_t.
+#[derive(Clone, Debug, Default)]
+pub struct Duals {
+    /// Dual of each record's cover row.
+    pub pi: Vec<f64>,
+    /// Subset-row cuts on triples and their penalties μ_t = −σ_t ≥ 0.
+    pub cuts: Vec<([u32; 3], f64)>,
+}
+
+impl Duals {
+    /// Reduced cost of a column under these duals (reference implementation for tests).
+    pub fn reduced_cost(&self, col: &Column) -> f64 {
+        let mut rc = col.cost as f64;
+        for &i in &col.members {
+            rc -= self.pi[i as usize];
+        }
+        for (t, mu) in &self.cuts {
+            let hits = t.iter().filter(|r| col.members.contains(r)).count();
+            if hits >= 2 {
+                rc += mu;
+            }
+        }
+        rc
+    }
+}
+
+/// What the search collects.
+#[derive(Clone, Copy, Debug)]
+pub enum Mode {
+    /// The `k` columns of least reduced cost among those with reduced cost ≤ `threshold`.
+    Best { k: usize, threshold: f64 },
+    /// Every column with reduced cost ≤ `threshold`, aborting beyond `budget` columns.
+    All { threshold: f64, budget: usize },
+}
+
+/// Columns found, with their reduced costs, sorted by (reduced cost, members).
+#[derive(Clone, Debug, Default)]
+pub struct Found {
+    /// Columns and reduced costs.
+    pub columns: Vec<(f64, Column)>,
+    /// True when an `All` search exceeded its budget (the list is then incomplete).
+    pub over_budget: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+/// A record still addable to the current prefix and its aggregate distance to the prefix
+/// (maximum for dbil, sum for wcsd).
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    rec: u32,
+    agg: i64,
+}
+
+/// Shared, read-only data of one search.
+struct Ctx<'a> {
+    inst: &'a Instance,
+    wcsd: bool,
+    pi: &'a [f64],
+    mu: Vec<f64>,
+    cuts_of: Vec<Vec<u32>>,
+    mode: Mode,
+    heap: Mutex<BinaryHeap<Entry>>,
+    threshold: AtomicU64,
+    count: AtomicUsize,
+    abort: AtomicBool,
+}
+
+/// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
+struct Entry(f64, Column);
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .total_cmp(&other.0)
+            .then_with(|| self.1.members.cmp(&other.1.members))
+    }
+}
+
+impl Ctx<'_> {
+    fn threshold(&self) -> f64 {
+        f64::from_bits(self.threshold.load(Ordering::Relaxed))
+    }
+
+    /// Records a column; returns false when the search must stop (budget).
+    fn emit(&self, rc: f64, col: Column, local: &mut Vec<(f64, Column)>) -> bool {
+        match self.mode {
+            Mode::Best { k, .. } => {
+                let mut heap = self.heap.lock().expect("pricing heap poisoned");
+                heap.push(Entry(rc, col));
+                if heap.len() > k {
+                    heap.pop();
+                }
+                if heap.len() == k {
+                    let worst = heap.peek().map_or(f64::INFINITY, |e| e.0);
+                    self.threshold.store(worst.to_bits(), Ordering::Relaxed);
+                }
+                true
+            }
+            Mode::All { budget, .. } => {
+                local.push((rc, col));
+                if self.count.fetch_add(1, Ordering::Relaxed) + 1 > budget {
+                    self.abort.store(true, Ordering::Relaxed);
+                    return false;
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Per-task mutable state of the depth-first search.
+struct Dfs {
+    members: Vec<u32>,
+    ks: Vec<u32>,
+    cut_count: Vec<u8>,
+    found: Vec<(f64, Column)>,
+    nodes: u64,
+}
+
+/// Runs the search. `inst.n` records, duals for every record; deterministic whatever the thread
+/// count (ties are broken by member lists).
+pub fn search(inst: &Instance, criterion: Criterion, duals: &Duals, mode: Mode) -> Found {
+    let n = inst.n;
+    let mut cuts_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut mu = Vec::with_capacity(duals.cuts.len());
+    for (idx, (t, m)) in duals.cuts.iter().enumerate() {
+        mu.push(m.max(0.0));
+        for &r in t {
+            cuts_of[r as usize].push(idx as u32);
+        }
+    }
+    let threshold = match mode {
+        Mode::Best { threshold, .. } | Mode::All { threshold, .. } => threshold,
+    };
+    let ctx = Ctx {
+        inst,
+        wcsd: criterion == Criterion::Wcsd,
+        pi: &duals.pi,
+        mu,
+        cuts_of,
+        mode,
+        heap: Mutex::new(BinaryHeap::new()),
+        threshold: AtomicU64::new(threshold.to_bits()),
+        count: AtomicUsize::new(0),
+        abort: AtomicBool::new(false),
+    };
+    // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
+    // remaining candidates and their dual sums are prefix sums.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by(|&a, &b| {
+        duals.pi[b as usize]
+            .total_cmp(&duals.pi[a as usize])
+            .then(a.cmp(&b))
+    });
+    let root: Vec<Cand> = order.iter().map(|&rec| Cand { rec, agg: 0 }).collect();
+    let root_info = ListInfo::new(&ctx, &root);
+    let ncuts = duals.cuts.len();
+    let results: Vec<(Vec<(f64, Column)>, u64)> = (0..n)
+        .into_par_iter()
+        .with_max_len(1)
+        .map_init(
+            || Dfs {
+                members: Vec::with_capacity(16),
+                ks: Vec::with_capacity(16),
+                cut_count: vec![0; ncuts],
+                found: Vec::new(),
+                nodes: 0,
+            },
+            |dfs, idx| {
+                if !ctx.abort.load(Ordering::Relaxed) {
+                    dfs.expand(&ctx, &root, &root_info, idx, 0.0, 0.0, 0, 0);
+                }
+                (
+                    std::mem::take(&mut dfs.found),
+                    std::mem::take(&mut dfs.nodes),
+                )
+            },
+        )
+        .collect();
+    let nodes = results.iter().map(|r| r.1).sum();
+    let mut columns: Vec<(f64, Column)> = match mode {
+        Mode::Best { .. } => ctx
+            .heap
+            .into_inner()
+            .expect("pricing heap poisoned")
+            .into_iter()
+            .map(|e| (e.0, e.1))
+            .collect(),
+        Mode::All { .. } => results.into_iter().flat_map(|r| r.0).collect(),
+    };
+    columns.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then_with(|| a.1.members.cmp(&b.1.members))
+    });
+    Found {
+        columns,
+        over_budget: ctx.abort.load(Ordering::Relaxed),
+        nodes,
+    }
+}
+
+/// Prefix sums of the candidates' duals and suffix maxima of their k, computed once per node.
+struct ListInfo {
+    /// `sums[t]` = Σ π of the first t candidates.
+    sums: Vec<f64>,
+    /// `kmax_from[t]` = max k of candidates t.. (0 past the end).
+    kmax_from: Vec<u32>,
+}
+
+impl ListInfo {
+    fn new(ctx: &Ctx, list: &[Cand]) -> Self {
+        let mut sums = Vec::with_capacity(list.len() + 1);
+        sums.push(0.0);
+        let mut acc = 0.0;
+        for c in list {
+            acc += ctx.pi[c.rec as usize];
+            sums.push(acc);
+        }
+        let mut kmax_from = vec![0u32; list.len() + 1];
+        for t in (0..list.len()).rev() {
+            kmax_from[t] = kmax_from[t + 1].max(ctx.inst.k[list[t].rec as usize]);
+        }
+        ListInfo { sums, kmax_from }
+    }
+
+    /// Largest Σ π of `m` candidates taken from position `from` on (`None` if too few remain).
+    #[inline]
+    fn top(&self, from: usize, m: usize) -> Option<f64> {
+        let end = from + m;
+        (end < self.sums.len()).then(|| self.sums[end] - self.sums[from])
+    }
+}
+
+impl Dfs {
+    /// Adds candidate `idx` of `list` to the prefix (dual sum `psum`, cut penalty `cp`,
+    /// aggregate `agg`, largest k `kmax`), records the class if it qualifies and recurses.
+    /// Returns false when no later candidate of `list` can lead anywhere (the caller may stop).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the prefix state of one search node"
+    )]
+    fn expand(
+        &mut self,
+        ctx: &Ctx,
+        list: &[Cand],
+        info: &ListInfo,
+        idx: usize,
+        psum: f64,
+        cp: f64,
+        agg: i64,
+        kmax: u32,
+    ) -> bool {
+        self.nodes += 1;
+        let inst = ctx.inst;
+        let c = list[idx];
+        let j = c.rec as usize;
+        let p = self.members.len();
+        let p1 = p + 1;
+        let thr = ctx.threshold() + TOL;
+        let smax_all = max_size(kmax.max(info.kmax_from[idx])).min(p + list.len() - idx);
+        // Bound with the prefix's aggregate (and no new cut penalty): it only grows for later
+        // candidates (smaller π, shorter remaining list), so exceeding it ends the loop.
+        let base = |s: usize, a: i64| -> f64 {
+            if ctx.wcsd {
+                a as f64
+            } else {
+                (s as i64 * a) as f64
+            }
+        };
+        let pj = ctx.pi[j];
+        let mut lb_break = f64::INFINITY;
+        for s in p1.max(kmax as usize)..=smax_all {
+            if let Some(t) = info.top(idx + 1, s - p1) {
+                lb_break = lb_break.min(base(s, agg) - psum - pj + cp - t);
+            }
+        }
+        if lb_break > thr {
+            return false;
+        }
+        let kj = inst.k[j];
+        let kmax1 = kmax.max(kj);
+        let agg1 = if ctx.wcsd {
+            agg + c.agg
+        } else {
+            agg.max(c.agg)
+        };
+        let mut dcp = 0.0;
+        for &t in &ctx.cuts_of[j] {
+            // the prefix holds exactly one other member of the triple: the class now pays μ_t
+            if self.cut_count[t as usize] == 1 {
+                dcp += ctx.mu[t as usize];
+            }
+        }
+        let cp1 = cp + dcp;
+        let psum1 = psum + pj;
+        let smin = p1.max(kmax1 as usize);
+        let smax = max_size(kmax1.max(info.kmax_from[idx + 1])).min(p + list.len() - idx);
+        let mut lb = f64::INFINITY;
+        for s in smin..=smax {
+            if let Some(t) = info.top(idx + 1, s - p1) {
+                lb = lb.min(base(s, agg1) - psum1 + cp1 - t);
+            }
+        }
+        if lb > thr {
+            return true;
+        }
+        self.members.push(c.rec);
+        self.ks.push(kj);
+        for &t in &ctx.cuts_of[j] {
+            self.cut_count[t as usize] += 1;
+        }
+        let mut go_on = true;
+        if p1 >= kmax1 as usize {
+            let cost = if ctx.wcsd { agg1 } else { p1 as i64 * agg1 };
+            let rc = cost as f64 - psum1 + cp1;
+            if rc <= thr {
+                let mut ks = self.ks.clone();
+                if valid_unsplittable(&mut ks) {
+                    let mut members = self.members.clone();
+                    members.sort_unstable();
+                    go_on = ctx.emit(rc, Column { members, cost }, &mut self.found);
+                }
+            }
+        }
+        if go_on && p1 < smax && idx + 1 < list.len() && !ctx.abort.load(Ordering::Relaxed) {
+            // Radius: the largest aggregate a further candidate may have for some completion
+            // size s to stay under the threshold.
+            let thr = ctx.threshold() + TOL;
+            let mut radius = f64::NEG_INFINITY;
+            for s in (p1 + 1).max(kmax1 as usize)..=smax {
+                if let Some(t) = info.top(idx + 1, s - p1) {
+                    let room = psum1 - cp1 + t + thr;
+                    let r = if ctx.wcsd {
+                        room - agg1 as f64
+                    } else {
+                        room / s as f64
+                    };
+                    radius = radius.max(r);
+                }
+            }
+            let feasible = if ctx.wcsd {
+                radius >= 0.0
+            } else {
+                agg1 as f64 <= radius
+            };
+            if feasible {
+                let row = &inst.dist[j];
+                let child: Vec<Cand> = list[idx + 1..]
+                    .iter()
+                    .filter_map(|c2| {
+                        let d = row[c2.rec as usize];
+                        let a = if ctx.wcsd { c2.agg + d } else { c2.agg.max(d) };
+                        (a as f64 <= radius).then_some(Cand {
+                            rec: c2.rec,
+                            agg: a,
+                        })
+                    })
+                    .collect();
+                if !child.is_empty() {
+                    let cinfo = ListInfo::new(ctx, &child);
+                    for t in 0..child.len() {
+                        if ctx.abort.load(Ordering::Relaxed)
+                            || !self.expand(ctx, &child, &cinfo, t, psum1, cp1, agg1, kmax1)
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        for &t in &ctx.cuts_of[j] {
+            self.cut_count[t as usize] -= 1;
+        }
+        self.members.pop();
+        self.ks.pop();
+        true
+    }
+}

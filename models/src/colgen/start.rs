@@ -1,0 +1,117 @@
+//! Starting material for the master: a nearest-neighbour cover, so the master is feasible and an
+//! upper bound exists even without heuristic partitions, and the per-record bounds m_i whose
+//! least-slack columns seed the first LP.
+
+use super::column::class_cost;
+use crate::{Criterion, Instance, Partition};
+
+/// A k_i-anonymous partition built greedily: seeds in decreasing k, each taking its nearest
+/// unassigned records until the class reaches its largest k; what cannot form a class joins the
+/// nearest one, and classes still too small are merged with their nearest class.
+pub fn greedy_cover(inst: &Instance) -> Partition {
+    let n = inst.n;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| inst.k[b].cmp(&inst.k[a]).then(a.cmp(&b)));
+    let mut label = vec![usize::MAX; n];
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    let mut leftovers = Vec::new();
+    for &seed in &order {
+        if label[seed] != usize::MAX {
+            continue;
+        }
+        let mut near: Vec<usize> = (0..n)
+            .filter(|&j| j != seed && label[j] == usize::MAX)
+            .collect();
+        near.sort_by_key(|&j| (inst.d(seed, j), j));
+        let mut class = vec![seed];
+        let mut kmax = inst.k[seed] as usize;
+        for j in near {
+            if class.len() >= kmax {
+                break;
+            }
+            class.push(j);
+            kmax = kmax.max(inst.k[j] as usize);
+        }
+        if class.len() >= kmax {
+            for &i in &class {
+                label[i] = classes.len();
+            }
+            classes.push(class);
+        } else {
+            leftovers.extend(class);
+            break;
+        }
+    }
+    let placed: std::collections::HashSet<usize> = leftovers.iter().copied().collect();
+    leftovers.extend((0..n).filter(|&i| label[i] == usize::MAX && !placed.contains(&i)));
+    if classes.is_empty() {
+        return Partition::from_labels(&vec![0; n]);
+    }
+    for &i in &leftovers {
+        let near = (0..n)
+            .filter(|&j| label[j] != usize::MAX && label[j] < classes.len())
+            .min_by_key(|&j| (inst.d(i, j), j))
+            .expect("some record is assigned");
+        classes[label[near]].push(i);
+    }
+    // Merge classes that the leftovers made too small for their largest k.
+    loop {
+        let bad = classes
+            .iter()
+            .position(|c| c.len() < c.iter().map(|&i| inst.k[i] as usize).max().unwrap_or(0));
+        let Some(b) = bad else { break };
+        if classes.len() == 1 {
+            break;
+        }
+        let victim = classes.swap_remove(b);
+        let target = (0..classes.len())
+            .min_by_key(|&c| {
+                let d = victim
+                    .iter()
+                    .flat_map(|&i| classes[c].iter().map(move |&j| (i, j)))
+                    .map(|(i, j)| inst.d(i, j))
+                    .min()
+                    .unwrap_or(i64::MAX);
+                (d, c)
+            })
+            .expect("another class exists");
+        classes[target].extend(victim);
+    }
+    Partition::from_classes(n, &classes).expect("every record placed once")
+}
+
+/// Per-record lower bounds m_i with Σ_{i∈C} m_i ≤ cost(C) for every k_i-anonymous class C:
+/// dbil: the distance to the (k_i − 1)-th nearest record (each member is within diam of
+/// |C| − 1 ≥ k_i − 1 others); wcsd: half the sum of the k_i − 1 nearest distances.
+pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
+    use rayon::prelude::*;
+    (0..inst.n)
+        .into_par_iter()
+        .map(|i| {
+            let need = inst.k[i] as usize - 1;
+            if need == 0 {
+                return 0.0;
+            }
+            let mut row: Vec<i64> = (0..inst.n)
+                .filter(|&j| j != i)
+                .map(|j| inst.d(i, j))
+                .collect();
+            row.select_nth_unstable(need - 1);
+            match criterion {
+                Criterion::Wcsd => row[..need].iter().sum::<i64>() as f64 / 2.0,
+                _ => row[need - 1] as f64,
+            }
+        })
+        .collect()
+}
+
+/// Cost of a partition's classes under a sum criterion.
+pub fn partition_cost(inst: &Instance, criterion: Criterion, p: &Partition) -> i64 {
+    p.classes()
+        .iter()
+        .map(|c| {
+            let m: Vec<u32> = c.iter().map(|&i| i as u32).collect();
+            class_cost(inst, criterion, &m)
+        })
+        .sum()
+}

@@ -1,0 +1,328 @@
+//! Compact assignment MIP (x_ij = 1 when record i is in the class whose smallest member is j),
+//! the baseline and cross-check engine for small instances. One model description feeds both
+//! HiGHS (through good_lp) and the LP-file export, so the file is exactly what is solved.
+
+use crate::cp::{objective_of, Status};
+use crate::engine::{EngineResult, EngineStats, SolutionEvent};
+use crate::{Criterion, Instance, Partition};
+use good_lp::{
+    variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel,
+    Variable,
+};
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// Kind of a model variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Binary,
+    /// Continuous, bounded below by 0.
+    NonNegative,
+}
+
+/// Sense of a linear constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sense {
+    Le,
+    Ge,
+    Eq,
+}
+
+/// A solver-independent linear model: named variables, a minimised objective and rows.
+#[derive(Clone, Debug, Default)]
+struct LinearModel {
+    vars: Vec<(String, Kind)>,
+    objective: Vec<(usize, f64)>,
+    rows: Vec<RowDef>,
+}
+
+/// A named row: Σ coefficient·variable (sense) right-hand side.
+type RowDef = (String, Vec<(usize, f64)>, Sense, f64);
+
+impl LinearModel {
+    fn var(&mut self, name: String, kind: Kind) -> usize {
+        self.vars.push((name, kind));
+        self.vars.len() - 1
+    }
+
+    fn row(&mut self, name: String, terms: Vec<(usize, f64)>, sense: Sense, rhs: f64) {
+        self.rows.push((name, terms, sense, rhs));
+    }
+}
+
+/// The assignment model of `inst` for `criterion`, with the x_ij variable of every (i, j ≤ i).
+struct AssignmentModel {
+    model: LinearModel,
+    /// `x[i][j]` for j ≤ i.
+    x: Vec<Vec<usize>>,
+}
+
+/// Builds the model; split is not offered (its max–min objective needs a different model).
+#[allow(
+    clippy::needless_range_loop,
+    reason = "indices j ≤ a < b are the model's subscripts"
+)]
+fn build(inst: &Instance, criterion: Criterion) -> Result<AssignmentModel, String> {
+    if criterion == Criterion::Split {
+        return Err("the compact MIP does not model split".into());
+    }
+    let n = inst.n;
+    let mut m = LinearModel::default();
+    let x: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            (0..=i)
+                .map(|j| m.var(format!("x_{i}_{j}"), Kind::Binary))
+                .collect()
+        })
+        .collect();
+    for (i, xi) in x.iter().enumerate() {
+        m.row(
+            format!("assign_{i}"),
+            xi.iter().map(|&v| (v, 1.0)).collect(),
+            Sense::Eq,
+            1.0,
+        );
+        // i may only join an open class: x_ij ≤ x_jj
+        for (j, &v) in xi.iter().enumerate().take(i) {
+            m.row(
+                format!("open_{i}_{j}"),
+                vec![(v, 1.0), (x[j][j], -1.0)],
+                Sense::Le,
+                0.0,
+            );
+        }
+    }
+    // Size: if i is in class j, the class has at least k_i members.
+    for j in 0..n {
+        for i in j..n {
+            let mut terms: Vec<(usize, f64)> = (j..n).map(|l| (x[l][j], 1.0)).collect();
+            terms.push((x[i][j], -(inst.k[i] as f64)));
+            m.row(format!("size_{i}_{j}"), terms, Sense::Ge, 0.0);
+        }
+    }
+    match criterion {
+        Criterion::Dbil => {
+            // diam_j ≥ d(a,b)·(x_aj + x_bj − 1); w_i ≥ diam_j − D_j·(1 − x_ij); minimise Σ w_i
+            for j in 0..n {
+                let dj = m.var(format!("diam_{j}"), Kind::NonNegative);
+                let big = (j..n)
+                    .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                    .map(|(a, b)| inst.d(a, b))
+                    .max()
+                    .unwrap_or(0) as f64;
+                for a in j..n {
+                    for b in a + 1..n {
+                        let d = inst.d(a, b) as f64;
+                        if d > 0.0 {
+                            m.row(
+                                format!("diam_{j}_{a}_{b}"),
+                                vec![(dj, 1.0), (x[a][j], -d), (x[b][j], -d)],
+                                Sense::Ge,
+                                -d,
+                            );
+                        }
+                    }
+                }
+                for (i, xi) in x.iter().enumerate().skip(j) {
+                    let w = m.var(format!("w_{i}_{j}"), Kind::NonNegative);
+                    m.objective.push((w, 1.0));
+                    m.row(
+                        format!("share_{i}_{j}"),
+                        vec![(w, 1.0), (dj, -1.0), (xi[j], -big)],
+                        Sense::Ge,
+                        -big,
+                    );
+                }
+            }
+        }
+        Criterion::Diameter => {
+            let z = m.var("maxdiam".into(), Kind::NonNegative);
+            m.objective.push((z, 1.0));
+            for j in 0..n {
+                for a in j..n {
+                    for b in a + 1..n {
+                        let d = inst.d(a, b) as f64;
+                        if d > 0.0 {
+                            m.row(
+                                format!("maxdiam_{j}_{a}_{b}"),
+                                vec![(z, 1.0), (x[a][j], -d), (x[b][j], -d)],
+                                Sense::Ge,
+                                -d,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Criterion::Wcsd => {
+            // p_abj ≥ x_aj + x_bj − 1; minimise Σ d(a,b)·p_abj
+            for j in 0..n {
+                for a in j..n {
+                    for b in a + 1..n {
+                        let d = inst.d(a, b) as f64;
+                        if d > 0.0 {
+                            let p = m.var(format!("p_{a}_{b}_{j}"), Kind::NonNegative);
+                            m.objective.push((p, d));
+                            m.row(
+                                format!("pair_{a}_{b}_{j}"),
+                                vec![(p, 1.0), (x[a][j], -1.0), (x[b][j], -1.0)],
+                                Sense::Ge,
+                                -1.0,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Criterion::Split => unreachable!("rejected above"),
+    }
+    Ok(AssignmentModel { model: m, x })
+}
+
+/// Writes `terms` as LP-file text (`+ 3 x - 2 y`), wrapping long rows.
+fn write_terms(out: &mut String, model: &LinearModel, terms: &[(usize, f64)]) {
+    if terms.is_empty() {
+        out.push_str(" 0 x_0_0");
+    }
+    for (t, &(v, c)) in terms.iter().enumerate() {
+        if t > 0 && t % 8 == 0 {
+            out.push_str("\n   ");
+        }
+        let sign = if c < 0.0 { '-' } else { '+' };
+        let _ = write!(out, " {sign} {} {}", c.abs(), model.vars[v].0);
+    }
+}
+
+/// The compact MIP as an LP file (CPLEX LP format), for `optik export --format lp`.
+/// Split has no compact model: the text is then a comment saying so.
+pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
+    let am = match build(inst, criterion) {
+        Ok(am) => am,
+        Err(e) => return format!("\\ {e}\n"),
+    };
+    let m = &am.model;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\\ optik compact assignment MIP, criterion {}, n = {}, scale = {}",
+        criterion.name(),
+        inst.n,
+        inst.scale
+    );
+    out.push_str("Minimize\n obj:");
+    write_terms(&mut out, m, &m.objective);
+    out.push_str("\nSubject To\n");
+    for (name, terms, sense, rhs) in &m.rows {
+        let _ = write!(out, " {name}:");
+        write_terms(&mut out, m, terms);
+        let s = match sense {
+            Sense::Le => "<=",
+            Sense::Ge => ">=",
+            Sense::Eq => "=",
+        };
+        let _ = writeln!(out, " {s} {rhs}");
+    }
+    out.push_str("Binaries\n");
+    for (name, kind) in &m.vars {
+        if *kind == Kind::Binary {
+            let _ = writeln!(out, " {name}");
+        }
+    }
+    out.push_str("End\n");
+    out
+}
+
+/// Solves the compact MIP with HiGHS (relative gap 0, absolute gap 0.5: costs are integers).
+/// Split returns an error result (`note`), as does a HiGHS failure.
+pub fn solve_mip(
+    inst: &Instance,
+    criterion: Criterion,
+    time_limit: Option<Duration>,
+) -> EngineResult {
+    let start = Instant::now();
+    let am = match build(inst, criterion) {
+        Ok(am) => am,
+        Err(e) => return EngineResult::unsupported(e),
+    };
+    let m = &am.model;
+    let mut pv = ProblemVariables::new();
+    let vars: Vec<Variable> = m
+        .vars
+        .iter()
+        .map(|(_, kind)| match kind {
+            Kind::Binary => pv.add(variable().binary()),
+            Kind::NonNegative => pv.add(variable().min(0.0)),
+        })
+        .collect();
+    let expr = |terms: &[(usize, f64)]| -> Expression {
+        terms.iter().map(|&(v, c)| c * vars[v]).sum::<Expression>()
+    };
+    let mut problem = pv
+        .minimise(expr(&m.objective))
+        .using(good_lp::highs)
+        .set_mip_rel_gap(0.0)
+        .and_then(|p| p.set_mip_abs_gap(0.5))
+        .expect("non-negative gaps are accepted");
+    if let Some(t) = time_limit {
+        problem = problem.set_time_limit(t.as_secs_f64());
+    }
+    for (_, terms, sense, rhs) in &m.rows {
+        let e = expr(terms);
+        let c = match sense {
+            Sense::Le => e.leq(*rhs),
+            Sense::Ge => e.geq(*rhs),
+            Sense::Eq => e.eq(*rhs),
+        };
+        problem.add_constraint(c);
+    }
+    let mut result = EngineResult {
+        status: Status::Unknown,
+        partition: None,
+        objective: None,
+        lower_bound: None,
+        stats: EngineStats {
+            columns: m.vars.len(),
+            ..EngineStats::default()
+        },
+        timeline: Vec::new(),
+        elapsed_s: 0.0,
+        note: None,
+    };
+    let t = Instant::now();
+    let solved = problem.solve();
+    result.stats.mip_time_s = t.elapsed().as_secs_f64();
+    match solved {
+        Ok(sol) => {
+            let labels: Vec<usize> = am
+                .x
+                .iter()
+                .map(|xi| {
+                    (0..xi.len())
+                        .max_by(|&a, &b| sol.value(vars[xi[a]]).total_cmp(&sol.value(vars[xi[b]])))
+                        .expect("every record has x_ii")
+                })
+                .collect();
+            let p = Partition::from_labels(&labels);
+            let obj = objective_of(inst, &p, criterion);
+            result.status = match sol.status() {
+                SolutionStatus::Optimal | SolutionStatus::GapLimit => Status::Optimal,
+                SolutionStatus::TimeLimit => Status::Feasible,
+            };
+            if result.status == Status::Optimal {
+                result.lower_bound = Some(obj);
+            }
+            result.timeline.push(SolutionEvent {
+                elapsed_s: start.elapsed().as_secs_f64(),
+                objective: obj,
+                num_classes: p.num_classes(),
+                warm_start: false,
+            });
+            result.objective = Some(obj);
+            result.partition = Some(p);
+        }
+        Err(ResolutionError::Infeasible) => result.status = Status::Infeasible,
+        Err(e) => result.note = Some(format!("HiGHS: {e}")),
+    }
+    result.elapsed_s = start.elapsed().as_secs_f64();
+    result
+}

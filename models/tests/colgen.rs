@@ -1,0 +1,173 @@
+//! Column generation against brute force: same optima for dbil and wcsd, bounds below the
+//! optimum, k_i-anonymous releases, and exact enumeration checked against a brute-force filter.
+
+mod common;
+
+use common::{random_instance, random_matrix_instance};
+use optik_models::brute_force::brute_force;
+use optik_models::colgen::column::{valid_unsplittable, Column};
+use optik_models::colgen::pricing::{search, Duals, Mode};
+use optik_models::criteria::evaluate;
+use optik_models::{solve_colgen, ColgenOptions, Criterion, Instance, Status};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const KS: [&[u32]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[2, 3, 4]];
+
+fn check_against_brute_force(inst: &Instance, criterion: Criterion, cuts: bool) {
+    let (_, opt) = brute_force(inst, criterion, 1).expect("k_i ≤ n: always feasible");
+    let r = solve_colgen(
+        inst,
+        ColgenOptions {
+            criterion,
+            cuts,
+            ..ColgenOptions::default()
+        },
+    );
+    assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
+    assert_eq!(r.objective, Some(opt), "{criterion:?} k = {:?}", inst.k);
+    let p = r.partition.expect("a partition");
+    assert!(p.violations(&inst.k).is_empty());
+    assert_eq!(evaluate(&p, |a, b| inst.d(a, b)).get(criterion), opt);
+    assert!(r.lower_bound.expect("a bound") <= opt);
+    assert!(r.stats.lp_bound.expect("an LP bound") <= opt as f64 + 1e-6);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn colgen_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
+                                 wcsd in any::<bool>(), cuts in any::<bool>(), matrix in any::<bool>()) {
+        let inst = if matrix {
+            random_matrix_instance(n, KS[ks], seed)
+        } else {
+            random_instance(n, KS[ks], seed)
+        };
+        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        check_against_brute_force(&inst, criterion, cuts);
+    }
+}
+
+#[test]
+fn colgen_equals_brute_force_n12() {
+    for seed in 0..2 {
+        let inst = random_instance(12, &[2, 3], seed);
+        check_against_brute_force(&inst, Criterion::Dbil, true);
+        check_against_brute_force(&inst, Criterion::Wcsd, true);
+    }
+}
+
+#[test]
+fn warm_start_and_callback() {
+    let inst = random_instance(10, &[2, 3], 7);
+    let (best, opt) = brute_force(&inst, Criterion::Dbil, 1).unwrap();
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let s2 = seen.clone();
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            warm_start: vec![best],
+            on_solution: Some(Box::new(move |e| s2.borrow_mut().push(e.objective))),
+            ..ColgenOptions::default()
+        },
+    );
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.objective, Some(opt));
+    assert_eq!(seen.borrow().first(), Some(&opt));
+    assert!(r.timeline[0].warm_start);
+}
+
+#[test]
+fn other_criteria_are_refused() {
+    let inst = random_instance(6, &[2], 1);
+    for c in [Criterion::Diameter, Criterion::Split] {
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: c,
+                ..ColgenOptions::default()
+            },
+        );
+        assert_eq!(r.status, Status::Unknown);
+        assert!(r.note.is_some());
+    }
+}
+
+/// Every valid unsplittable class of `inst` by brute force over subsets.
+fn all_columns(inst: &Instance, criterion: Criterion) -> Vec<Column> {
+    let n = inst.n;
+    let mut out = Vec::new();
+    for mask in 1u32..(1 << n) {
+        let members: Vec<u32> = (0..n as u32).filter(|&i| mask >> i & 1 == 1).collect();
+        let mut ks: Vec<u32> = members.iter().map(|&i| inst.k[i as usize]).collect();
+        if valid_unsplittable(&mut ks) {
+            out.push(Column::new(inst, criterion, members));
+        }
+    }
+    out
+}
+
+fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scale = inst.dist.iter().flatten().copied().max().unwrap_or(1) as f64;
+    let pi = (0..inst.n)
+        .map(|_| rng.gen_range(-0.5..2.5) * scale)
+        .collect();
+    let mut cuts = Vec::new();
+    if with_cuts {
+        for _ in 0..rng.gen_range(0..6) {
+            let mut t = [0u32; 3];
+            loop {
+                for x in &mut t {
+                    *x = rng.gen_range(0..inst.n as u32);
+                }
+                t.sort_unstable();
+                if t[0] < t[1] && t[1] < t[2] {
+                    break;
+                }
+            }
+            cuts.push((t, rng.gen_range(0.0..1.0) * scale));
+        }
+    }
+    Duals { pi, cuts }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn enumeration_matches_brute_force_filter(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),
+                                             wcsd in any::<bool>(), with_cuts in any::<bool>(),
+                                             frac in 0.0f64..1.0) {
+        let inst = random_instance(n, KS[ks], seed);
+        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let duals = random_duals(&inst, seed ^ 0x5eed, with_cuts);
+        let mut reference: Vec<(f64, Column)> = all_columns(&inst, criterion)
+            .into_iter()
+            .map(|c| (duals.reduced_cost(&c), c))
+            .collect();
+        reference.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.members.cmp(&b.1.members)));
+        // a threshold at a quantile of the reduced costs, nudged off any column's value
+        let pos = ((reference.len() as f64 - 1.0) * frac) as usize;
+        let threshold = reference[pos].0 + 1e-3;
+        let expected: Vec<&Column> = reference.iter().filter(|c| c.0 <= threshold).map(|c| &c.1).collect();
+        let found = search(&inst, criterion, &duals, Mode::All { threshold, budget: usize::MAX });
+        prop_assert!(!found.over_budget);
+        let got: Vec<&Column> = found.columns.iter().map(|c| &c.1).collect();
+        prop_assert_eq!(&got, &expected);
+        for (rc, c) in &found.columns {
+            prop_assert!((rc - duals.reduced_cost(c)).abs() < 1e-6);
+        }
+        // best-k: the k least reduced costs
+        let k = 1 + expected.len() / 2;
+        let best = search(&inst, criterion, &duals, Mode::Best { k, threshold });
+        let want: Vec<f64> = reference.iter().take(k).filter(|c| c.0 <= threshold).map(|c| c.0).collect();
+        let have: Vec<f64> = best.columns.iter().map(|c| c.0).collect();
+        prop_assert_eq!(have.len(), want.len());
+        for (a, b) in have.iter().zip(&want) {
+            prop_assert!((a - b).abs() < 1e-6);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The compact assignment MIP against brute force (dbil, wcsd, diameter) and its LP-file export.
+
+mod common;
+
+use common::random_instance;
+use optik_models::brute_force::brute_force;
+use optik_models::criteria::evaluate;
+use optik_models::{mip_lp_text, solve_mip, Criterion, Status};
+use proptest::prelude::*;
+
+const KS: [&[u32]; 3] = [&[2], &[2, 3], &[1, 2, 3]];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mip_equals_brute_force(n in 2usize..=8, ks in 0usize..3, seed in any::<u64>(), c in 0usize..3) {
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Diameter][c];
+        let inst = random_instance(n, KS[ks], seed);
+        let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
+        let r = solve_mip(&inst, criterion, None);
+        prop_assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
+        prop_assert_eq!(r.objective, Some(opt));
+        prop_assert_eq!(r.lower_bound, Some(opt));
+        let p = r.partition.unwrap();
+        prop_assert!(p.violations(&inst.k).is_empty());
+        prop_assert_eq!(evaluate(&p, |a, b| inst.d(a, b)).get(criterion), opt);
+    }
+}
+
+#[test]
+fn mip_n10_dbil() {
+    let inst = random_instance(10, &[2, 3], 3);
+    let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).unwrap();
+    let r = solve_mip(&inst, Criterion::Dbil, None);
+    assert_eq!(r.objective, Some(opt));
+}
+
+#[test]
+fn split_is_refused() {
+    let inst = random_instance(5, &[2], 1);
+    let r = solve_mip(&inst, Criterion::Split, None);
+    assert_eq!(r.status, Status::Unknown);
+    assert!(r.note.is_some());
+    assert!(mip_lp_text(&inst, Criterion::Split).starts_with('\\'));
+}
+
+#[test]
+fn lp_text_has_all_sections() {
+    let inst = random_instance(5, &[2, 3], 2);
+    for c in [Criterion::Dbil, Criterion::Wcsd, Criterion::Diameter] {
+        let text = mip_lp_text(&inst, c);
+        for section in ["Minimize", "Subject To", "Binaries", "End"] {
+            assert!(text.contains(section), "{c:?} lacks {section}");
+        }
+        // every record has its assignment row and 15 x variables exist (n(n+1)/2)
+        assert_eq!(text.matches(" assign_").count(), 5);
+        assert!(text.contains(" x_4_0\n"));
+    }
+}
