@@ -209,16 +209,44 @@ impl RecordDistance {
         self.row_with(&p.coords, &p.codes)
     }
 
-    /// Distance between records `i` and `j`.
+    /// Distance between records `i` and `j` (no allocation: the hot path of the metrics).
     #[inline]
     pub fn d(&self, i: usize, j: usize) -> f64 {
-        self.row(i).d(j)
+        let (ci, cj) = (
+            &self.coords[i * self.dims..][..self.dims],
+            &self.coords[j * self.dims..][..self.dims],
+        );
+        let mut s = 0.0;
+        for (a, b) in ci.iter().zip(cj) {
+            s += (a - b).abs();
+        }
+        let (ki, kj) = (
+            &self.codes[i * self.cats..][..self.cats],
+            &self.codes[j * self.cats..][..self.cats],
+        );
+        for (a, (&x, &y)) in ki.iter().zip(kj).enumerate() {
+            s += match &self.paths[a] {
+                None => self.tables[self.offset[a] + x as usize * self.leaves[a] + y as usize],
+                Some(p) => p.get(x, y),
+            };
+        }
+        s
     }
 
     /// Distance between a point and record `i`.
     #[inline]
     pub fn d_point(&self, p: &Point, i: usize) -> f64 {
         self.point_row(p).d(i)
+    }
+
+    /// Number of numeric and ordinal coordinates.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Weighted normalised coordinate `dim` of record `i`: |x_i − x_j| ≤ d(i, j) for every pair.
+    pub fn coordinate(&self, i: usize, dim: usize) -> f64 {
+        self.coords[i * self.dims + dim]
     }
 
     /// The encoding of record `i` as a point.

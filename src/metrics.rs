@@ -26,9 +26,62 @@ pub struct Metrics {
     pub wcsd: f64,
 }
 
+/// Smallest distance between records of different classes (`None` for one class).
+///
+/// With a numeric or ordinal attribute, records are swept in the order of the coordinate with
+/// the most distinct values: the coordinate difference is a lower bound on the distance, so each
+/// record only meets the records whose coordinate is within the best split found so far. On the
+/// 30k-row Adult table this is a few million distances instead of 4.5·10⁸. Without coordinates it
+/// falls back to the full quadratic scan.
+pub fn split(dist: &RecordDistance, p: &Partition) -> Option<f64> {
+    let n = dist.len();
+    if p.num_classes() < 2 {
+        return None;
+    }
+    if dist.dims() == 0 {
+        return optik_models::criteria::split_by_rows(p, |i| {
+            let row = dist.row(i);
+            move |j| row.d(j)
+        });
+    }
+    let dim = (0..dist.dims())
+        .max_by_key(|&a| {
+            let mut v: Vec<u64> = (0..n).map(|i| dist.coordinate(i, a).to_bits()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.len()
+        })
+        .expect("dims > 0");
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        dist.coordinate(a, dim)
+            .total_cmp(&dist.coordinate(b, dim))
+            .then(a.cmp(&b))
+    });
+    let key: Vec<f64> = order.iter().map(|&i| dist.coordinate(i, dim)).collect();
+    let mut best = f64::INFINITY;
+    for (a, &i) in order.iter().enumerate() {
+        let row = dist.row(i);
+        for b in a + 1..n {
+            if key[b] - key[a] >= best {
+                break;
+            }
+            let j = order[b];
+            if p.class_of(j) != p.class_of(i) {
+                best = best.min(row.d(j));
+            }
+        }
+        if best == 0.0 {
+            break;
+        }
+    }
+    Some(best)
+}
+
 /// Computes every metric.
 pub fn compute(qi: &QiTable, dist: &RecordDistance, k: &[u32], p: &Partition) -> Metrics {
-    let values = optik_models::criteria::evaluate(p, |i, j| dist.d(i, j));
+    let values = optik_models::criteria::class_criteria(p, |i, j| dist.d(i, j));
+    let split = split(dist, p);
     let classes = p.classes();
     let all: Vec<usize> = (0..qi.n).collect();
     let whole: Vec<f64> = qi.attributes.iter().map(|a| a.spread(&all)).collect();
@@ -55,7 +108,7 @@ pub fn compute(qi: &QiTable, dist: &RecordDistance, k: &[u32], p: &Partition) ->
         dm,
         cavg: inverse_sum / classes.len() as f64,
         max_diameter: values.max_diameter,
-        split: values.split,
+        split,
         wcsd: values.wcsd,
     }
 }
@@ -104,6 +157,42 @@ mod tests {
         assert_eq!(m.dm, 18.0);
         // C_AVG: Σ1/k = 4/3 + 1 = 7/3 over 2 classes
         assert!((m.cavg - 7.0 / 6.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sweep_split_equals_the_quadratic_scan() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for case in 0..30 {
+            let n = 2 + case % 40;
+            let mut rows: Vec<Vec<String>> = vec![vec!["x".into(), "y".into(), "c".into()]];
+            for _ in 0..n {
+                rows.push(vec![
+                    rng.gen_range(0..6).to_string(),
+                    rng.gen_range(0..100).to_string(),
+                    ["a", "b", "c"][rng.gen_range(0..3)].to_string(),
+                ]);
+            }
+            let refs: Vec<Vec<&str>> = rows
+                .iter()
+                .map(|r| r.iter().map(String::as_str).collect())
+                .collect();
+            let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+            let t = table(&slices);
+            let q = qi(
+                &t,
+                &[
+                    quasi("x", Kind::Numeric, 1.0),
+                    quasi("y", Kind::Numeric, 0.5),
+                    quasi("c", Kind::Categorical { hierarchy: None }, 1.0),
+                ],
+            );
+            let d = RecordDistance::new(&q);
+            let labels: Vec<usize> = (0..n).map(|_| rng.gen_range(0..3)).collect();
+            let p = Partition::from_labels(&labels);
+            let quadratic = optik_models::criteria::split(&p, |i, j| d.d(i, j));
+            assert_eq!(split(&d, &p), quadratic, "case {case}");
+        }
     }
 
     #[test]

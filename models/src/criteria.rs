@@ -134,19 +134,32 @@ pub fn pair_sum<T: Distance>(members: &[usize], d: impl Fn(usize, usize) -> T) -
 }
 
 /// Smallest distance between two records of different classes (`None` for one class).
-///
-/// Quadratic in n; parallel over rows so it stays usable on the 30k-row Adult table.
 pub fn split<T: Distance>(p: &Partition, d: impl Fn(usize, usize) -> T + Sync) -> Option<T> {
+    split_by_rows(p, |i| {
+        let d = &d;
+        move |j| d(i, j)
+    })
+}
+
+/// [`split`] with distances given row by row: `row(i)` returns the distances from record `i`,
+/// which lets a caller resolve record i's side once per row. Quadratic in n and parallel over
+/// rows, so it stays usable on the 30k-row Adult table.
+pub fn split_by_rows<T: Distance, R: Fn(usize) -> T>(
+    p: &Partition,
+    row: impl Fn(usize) -> R + Sync,
+) -> Option<T> {
     use rayon::prelude::*;
     let n = p.len();
     (0..n)
         .into_par_iter()
         .with_min_len(64)
         .filter_map(|i| {
+            let d = row(i);
+            let ci = p.class_of(i);
             let mut best: Option<T> = None;
             for j in i + 1..n {
-                if p.class_of(i) != p.class_of(j) {
-                    let v = d(i, j);
+                if p.class_of(j) != ci {
+                    let v = d(j);
                     if best.is_none_or(|b| v < b) {
                         best = Some(v);
                     }
@@ -157,10 +170,10 @@ pub fn split<T: Distance>(p: &Partition, d: impl Fn(usize, usize) -> T + Sync) -
         .reduce_with(|a, b| if b < a { b } else { a })
 }
 
-/// All four criteria of a partition.
-pub fn evaluate<T: Distance>(
+/// DBIL, maximum diameter and WCSD (the per-class criteria; `split` left `None`).
+pub fn class_criteria<T: Distance>(
     p: &Partition,
-    d: impl Fn(usize, usize) -> T + Sync,
+    d: impl Fn(usize, usize) -> T,
 ) -> CriteriaValues<T> {
     let mut dbil = T::default();
     let mut max_diameter = T::default();
@@ -174,8 +187,19 @@ pub fn evaluate<T: Distance>(
     CriteriaValues {
         dbil,
         max_diameter,
-        split: split(p, &d),
+        split: None,
         wcsd,
+    }
+}
+
+/// All four criteria of a partition.
+pub fn evaluate<T: Distance>(
+    p: &Partition,
+    d: impl Fn(usize, usize) -> T + Sync,
+) -> CriteriaValues<T> {
+    CriteriaValues {
+        split: split(p, &d),
+        ..class_criteria(p, &d)
     }
 }
 
