@@ -50,10 +50,12 @@ impl DistMatrix {
     }
 }
 
-/// `m_i`: the smallest diameter of any `k_i`-subset of records containing `i` (0 when
-/// `k_i = 1`). Exact when the clique search stays within its budget; otherwise a valid lower
-/// bound (the largest diameter proven infeasible plus one step). Every class containing `i` in a
-/// k_i-anonymous partition has diameter at least `m_i`.
+/// `m_i`: a lower bound on the diameter of the class of record `i` in any k_i-anonymous
+/// partition (0 when `k_i = 1`). A class `C ∋ i` has `|C| ≥ K = max_{c∈C} k_c ≥ k_i`, so it
+/// contains a `K`-subset containing `i` whose members all have `k ≤ K`: `m_i` is the smallest
+/// diameter of such a subset over the k values `K ≥ k_i` that occur. Exact when the clique
+/// search stays within its budget (always for `K ≤ 3`); otherwise a valid lower bound (the
+/// largest diameter proven infeasible plus one step).
 pub fn min_k_diameters(dist: &DistMatrix, k: &[u32]) -> Vec<i64> {
     let n = dist.n();
     let mut values: Vec<i64> = Vec::with_capacity(n * (n.saturating_sub(1)) / 2);
@@ -64,53 +66,112 @@ pub fn min_k_diameters(dist: &DistMatrix, k: &[u32]) -> Vec<i64> {
     }
     values.sort_unstable();
     values.dedup();
+    let mut ks: Vec<u32> = k.to_vec();
+    ks.sort_unstable();
+    ks.dedup();
     (0..n)
         .map(|i| {
-            let need = k[i] as usize - 1;
-            if need == 0 {
-                return 0;
-            }
-            // Lower end: the need-th nearest neighbour of i.
-            let mut row: Vec<i64> = (0..n).filter(|&j| j != i).map(|j| dist.get(i, j)).collect();
-            if row.len() < need {
-                return 0;
-            }
-            row.select_nth_unstable(need - 1);
-            let knn = row[need - 1];
-            let start = values.partition_point(|&v| v < knn);
-            // Binary search the smallest feasible D in values[start..].
-            let (mut lo, mut hi) = (start, values.len() - 1);
-            let mut proven_infeasible_below = knn; // every D < knn is infeasible
-            let mut exact = true;
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                match clique_exists(dist, i, need, values[mid]) {
-                    Some(true) => hi = mid,
-                    Some(false) => {
-                        proven_infeasible_below = values[mid + 1];
-                        lo = mid + 1
-                    }
-                    None => {
-                        // Budget exhausted: give up on exactness; what is proven is a bound.
-                        exact = false;
-                        break;
-                    }
-                }
-            }
-            if exact {
-                values[lo]
-            } else {
-                proven_infeasible_below
-            }
+            ks.iter()
+                .filter(|&&kk| kk >= k[i])
+                .map(|&kk| {
+                    let eligible: Vec<bool> = k.iter().map(|&x| x <= kk).collect();
+                    subset_min_diameter(dist, &values, i, kk as usize - 1, &eligible)
+                })
+                .min()
+                .unwrap_or(0)
         })
         .collect()
 }
 
+/// Smallest diameter of a set of `need` eligible records other than `i` together with `i`
+/// (`i64::MAX` when there are not enough eligible records; a lower bound when the clique search
+/// runs out of budget).
+fn subset_min_diameter(
+    dist: &DistMatrix,
+    values: &[i64],
+    i: usize,
+    need: usize,
+    eligible: &[bool],
+) -> i64 {
+    let n = dist.n();
+    if need == 0 {
+        return 0;
+    }
+    let count = (0..n).filter(|&j| j != i && eligible[j]).count();
+    if count < need {
+        return i64::MAX;
+    }
+    if need <= 2 {
+        return small_k_diameter(dist, i, need, eligible);
+    }
+    // Lower end: the need-th nearest eligible neighbour of i.
+    let mut row: Vec<i64> = (0..n)
+        .filter(|&j| j != i && eligible[j])
+        .map(|j| dist.get(i, j))
+        .collect();
+    row.select_nth_unstable(need - 1);
+    let knn = row[need - 1];
+    let start = values.partition_point(|&v| v < knn);
+    // Binary search the smallest feasible D in values[start..].
+    let (mut lo, mut hi) = (start, values.len() - 1);
+    let mut proven_infeasible_below = knn; // every D < knn is infeasible
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match clique_exists(dist, i, need, values[mid], eligible) {
+            Some(true) => hi = mid,
+            Some(false) => {
+                proven_infeasible_below = values[mid + 1];
+                lo = mid + 1
+            }
+            // Budget exhausted: what is proven is a bound.
+            None => return proven_infeasible_below,
+        }
+    }
+    values[lo]
+}
+
+/// Exact smallest diameter for `need ∈ {1, 2}` eligible companions of `i`: the nearest eligible
+/// neighbour's distance, or `min_{a,b} max(d(i,a), d(i,b), d(a,b))` scanning neighbours by
+/// distance.
+fn small_k_diameter(dist: &DistMatrix, i: usize, need: usize, eligible: &[bool]) -> i64 {
+    let n = dist.n();
+    let row = dist.row(i);
+    let mut order: Vec<usize> = (0..n).filter(|&j| j != i && eligible[j]).collect();
+    order.sort_unstable_by_key(|&j| row[j]);
+    if need == 1 {
+        return row[order[0]];
+    }
+    let mut best = i64::MAX;
+    for (p, &b) in order.iter().enumerate().skip(1) {
+        let db = row[b];
+        if db >= best {
+            break;
+        }
+        let rb = dist.row(b);
+        for &a in &order[..p] {
+            let v = db.max(rb[a]);
+            if v < best {
+                best = v;
+                if best == db {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// Is there a set of `need` records other than `i`, all within `d_max` of `i` and of each other?
 /// `None` when the search budget is exhausted.
-fn clique_exists(dist: &DistMatrix, i: usize, need: usize, d_max: i64) -> Option<bool> {
+fn clique_exists(
+    dist: &DistMatrix,
+    i: usize,
+    need: usize,
+    d_max: i64,
+    eligible: &[bool],
+) -> Option<bool> {
     let cands: Vec<usize> = (0..dist.n())
-        .filter(|&j| j != i && dist.get(i, j) <= d_max)
+        .filter(|&j| j != i && eligible[j] && dist.get(i, j) <= d_max)
         .collect();
     if cands.len() < need {
         return Some(false);
@@ -330,6 +391,11 @@ mod tests {
         assert_eq!(
             min_k_diameters(&d, &[1, 1, 1, 1, 1, 4]),
             vec![0, 0, 0, 0, 0, 12]
+        );
+        // Record 3 (k = 2) has only k = 3 neighbours nearby: its class has at least 3 members.
+        assert_eq!(
+            min_k_diameters(&d, &[2, 2, 2, 2, 3, 3]),
+            vec![1, 1, 2, 5, 5, 5]
         );
     }
 }

@@ -3,6 +3,7 @@
 //! optional warm start. Never reports `Optimal` unless the solver proved it.
 
 mod model;
+mod threshold;
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::criteria::evaluate;
 use crate::{Criterion, Instance, Partition};
+use optik_propagators::{min_k_diameters, DistMatrix};
 
 /// Search strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -279,7 +281,6 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
     }
     let warm = warm.filter(|p| min_classes.is_none_or(|c| p.num_classes() >= c));
 
-    let m = model::build(inst, criterion, opts.size_cap, min_classes, obj_ub as i32);
     let counters = Counters::default();
     let mut on_solution = opts.on_solution.take();
     let mut emit = |result: &mut CpResult, p: Partition, v: i64, warm_start: bool| {
@@ -301,6 +302,16 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         emit(&mut result, p, v, true);
     }
 
+    if criterion == Criterion::Diameter {
+        let outcome = solve_diameter(inst, &opts, &counters, &remaining, &mut result, &mut emit);
+        let (nodes, conflicts) = counters.get();
+        result.nodes += nodes;
+        result.conflicts += conflicts;
+        finish(&mut result, outcome, start);
+        return result;
+    }
+
+    let m = model::build(inst, criterion, opts.size_cap, min_classes, obj_ub as i32);
     let brancher = make_brancher(&m, inst, opts.search, counters.clone());
     let mut brancher = brancher;
     let outcome = run_with(
@@ -316,6 +327,12 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
     let (nodes, conflicts) = counters.get();
     result.nodes += nodes;
     result.conflicts += conflicts;
+    finish(&mut result, outcome, start);
+    result
+}
+
+/// Sets the status, bound and time of a result from the search outcome.
+fn finish(result: &mut CpResult, outcome: Outcome, start: Instant) {
     result.status = match outcome {
         Outcome::Proven => {
             if result.partition.is_some() {
@@ -335,7 +352,111 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         }
     };
     result.elapsed_s = start.elapsed().as_secs_f64();
-    result
+}
+
+/// Maximum diameter by thresholds (see [`threshold`]).
+fn solve_diameter(
+    inst: &Instance,
+    opts: &CpOptions,
+    counters: &Counters,
+    remaining: &dyn Fn(Instant) -> Duration,
+    result: &mut CpResult,
+    emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
+) -> Outcome {
+    let m = min_k_diameters(&DistMatrix::new(&inst.dist), &inst.k);
+    let search = opts.search;
+    let size_cap = opts.size_cap;
+    let search = match std::env::var("OPTIK_THRESHOLD_SEARCH") {
+        Ok(v) => v.parse().unwrap_or(search),
+        Err(_) => search,
+    };
+    let mut cp = |recs: &[usize], d: i64| -> threshold::Feasibility {
+        // Hardest records (fewest compatible records) first: with value precedence, the
+        // brancher then opens classes around them, as the greedy does.
+        let mut recs = recs.to_vec();
+        let deg = |a: usize| {
+            recs.iter()
+                .filter(|&&b| b != a && inst.dist[a][b] <= d)
+                .count()
+        };
+        let mut keyed: Vec<(usize, usize)> = recs.iter().map(|&a| (deg(a), a)).collect();
+        keyed.sort_unstable();
+        recs = keyed.into_iter().map(|(_, a)| a).collect();
+        let recs = &recs[..];
+        let sub = sub_instance(inst, recs);
+        let mut model = model::build(&sub, Criterion::Diameter, size_cap, None, clamp(d));
+        let mut brancher = make_brancher(&model, &sub, search, counters.clone());
+        let mut resolver = resolver();
+        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let res = match model.solver.satisfy_under_assumptions(
+            &mut brancher,
+            &mut term,
+            &mut resolver,
+            &[],
+        ) {
+            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                let labels: Vec<i32> = model
+                    .g
+                    .iter()
+                    .map(|&x| s.solution().get_integer_value(x))
+                    .collect();
+                let p = Partition::from_labels(&labels);
+                threshold::Feasibility::Feasible(
+                    p.classes()
+                        .into_iter()
+                        .map(|c| c.into_iter().map(|a| recs[a]).collect())
+                        .collect(),
+                )
+            }
+            SatisfactionResultUnderAssumptions::UnsatisfiableUnderAssumptions(_)
+            | SatisfactionResultUnderAssumptions::Unsatisfiable(_) => {
+                threshold::Feasibility::Infeasible
+            }
+            SatisfactionResultUnderAssumptions::Unknown(_) => threshold::Feasibility::Unknown,
+        };
+        res
+    };
+    let incumbent = result.objective;
+    let res_cell = std::cell::RefCell::new(result);
+    let mut improve = |classes: Vec<Vec<usize>>| -> i64 {
+        let p = Partition::from_classes(inst.n, &classes).expect("classes partition the records");
+        debug_assert!(
+            p.violations(&inst.k).is_empty(),
+            "threshold partition is not k_i-anonymous"
+        );
+        let v = objective_of(inst, &p, Criterion::Diameter);
+        let mut r = res_cell.borrow_mut();
+        if r.objective.is_none_or(|b| v < b) {
+            emit(&mut r, p, v, false);
+        }
+        v
+    };
+    let out_of_time = || remaining(Instant::now()).is_zero();
+    let mut driver = threshold::Driver {
+        inst,
+        m: &m,
+        cp: &mut cp,
+        improve: &mut improve,
+        incumbent,
+        out_of_time: &out_of_time,
+    };
+    match driver.run() {
+        threshold::Proof::Optimal => Outcome::Proven,
+        threshold::Proof::Bound(b) => Outcome::Timeout(Some(b)),
+    }
+}
+
+/// The instance restricted to `recs` (in that order).
+fn sub_instance(inst: &Instance, recs: &[usize]) -> Instance {
+    Instance {
+        n: recs.len(),
+        scale: inst.scale,
+        k: recs.iter().map(|&r| inst.k[r]).collect(),
+        dist: recs
+            .iter()
+            .map(|&a| recs.iter().map(|&b| inst.dist[a][b]).collect())
+            .collect(),
+    }
 }
 
 enum Outcome {
