@@ -35,7 +35,7 @@ fn check_against_brute_force(inst: &Instance, criterion: Criterion, cuts: bool) 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn colgen_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
@@ -135,7 +135,7 @@ fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
     fn enumeration_matches_brute_force_filter(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),

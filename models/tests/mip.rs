@@ -11,7 +11,7 @@ use proptest::prelude::*;
 const KS: [&[u32]; 3] = [&[2], &[2, 3], &[1, 2, 3]];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     #[test]
     fn mip_equals_brute_force(n in 2usize..=8, ks in 0usize..3, seed in any::<u64>(), c in 0usize..3) {

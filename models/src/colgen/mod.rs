@@ -237,6 +237,17 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         };
         run.stats.lp_time_s += sol.seconds;
         run.stats.pricing_rounds += 1;
+        // Progress trace for tuning (bound, pool and cut counts per round).
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "round {} lp {:.1} columns {} cuts {} t {:.2}",
+                run.stats.pricing_rounds,
+                sol.objective,
+                master.columns.len(),
+                master.cuts.len(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
         let t = Instant::now();
         let found = search(
             inst,
@@ -267,7 +278,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         run.stats.lp_bound_cuts = Some(sol.objective);
         let gain = sol.objective - last_cut_bound;
         if master.cuts.len() < cut_cap && ceil_bound(run.lower) < run.ub() {
-            if gain < 1e-3 * sol.objective.abs().max(1.0) {
+            if gain < 2e-6 * sol.objective.abs().max(1.0) {
                 cut_rounds_without_gain += 1;
             } else {
                 cut_rounds_without_gain = 0;
@@ -275,7 +286,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
             last_cut_bound = sol.objective;
             if cut_rounds_without_gain < 3 {
                 let limit = per_round_cuts.min(cut_cap - master.cuts.len());
-                let new = cuts::separate(&master.columns, &sol.x, &cut_set, 0.05, limit);
+                let new = cuts::separate(&master.columns, &sol.x, &cut_set, 0.02, limit);
                 if !new.is_empty() {
                     for (t, _) in new {
                         cut_set.insert(t);
@@ -307,6 +318,32 @@ fn prove(
     let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
+    // Primal step: the restricted master MIP over the pool's columns of least reduced cost (the
+    // LP is nearly integral after the cuts), so the proof starts from a near-optimal incumbent
+    // and its threshold UB − 1 − LB is small.
+    {
+        let mut pool: Vec<(f64, usize)> = master
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (sol.duals.reduced_cost(c), i))
+            .collect();
+        pool.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        pool.truncate(3 * n);
+        let columns: Vec<Column> = pool
+            .iter()
+            .map(|&(_, i)| master.columns[i].clone())
+            .collect();
+        let limit = run.remaining().map_or(30.0, |r| r * 0.2).min(30.0);
+        mip_round(
+            inst,
+            criterion,
+            &mut run,
+            columns,
+            &master.cuts,
+            Some(limit),
+        );
+    }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
         let target = run.ub() as f64 - 1.0 - z + slack;
@@ -319,6 +356,7 @@ fn prove(
         let t = Instant::now();
         let (cols, complete_to) = match theta {
             None => {
+                // Stage 1: the 20n best columns (all of them when fewer lie below the target).
                 let k = 20 * n;
                 let found = search(
                     inst,
@@ -361,41 +399,9 @@ fn prove(
         };
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         run.stats.enumerated_columns = cols.len();
-        // The incumbent's classes join the set so the MIP starts from it.
-        let mut columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
-        let mut start_sel = Vec::new();
-        if let Some((p, _)) = &run.best {
-            let index: std::collections::HashMap<&[u32], usize> = columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (c.members.as_slice(), i))
-                .collect();
-            let mut extra = Vec::new();
-            for class in p.classes() {
-                let members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
-                match index.get(members.as_slice()) {
-                    Some(&i) => start_sel.push(i),
-                    None => extra.push(Column::new(inst, criterion, members)),
-                }
-            }
-            for c in extra {
-                start_sel.push(columns.len());
-                columns.push(c);
-            }
-        }
-        let out = proof::solve_set_partitioning(
-            n,
-            &columns,
-            &master.cuts,
-            Some(&start_sel),
-            run.remaining(),
-        );
-        run.stats.mip_time_s += out.seconds;
-        run.stats.nodes += out.nodes;
-        if let Some((sel, cost)) = &out.best {
-            let chosen: Vec<&Column> = sel.iter().map(|&c| &columns[c]).collect();
-            run.offer(partition_of(n, &chosen), *cost, false);
-        }
+        let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
+        let remaining = run.remaining();
+        let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, remaining);
         if !out.proven {
             return run.finish(Status::Feasible, Some("time limit in the proof MIP".into()));
         }
@@ -407,4 +413,45 @@ fn prove(
         run.lower = run.lower.max(z + complete_to - slack).min(run.ub() as f64);
         theta = Some(complete_to.max(1e-3));
     }
+}
+
+/// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
+/// solution), offering any improvement to the run.
+fn mip_round(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &mut Run,
+    mut columns: Vec<Column>,
+    cuts: &[[u32; 3]],
+    time_limit: Option<f64>,
+) -> proof::MipOutcome {
+    let n = inst.n;
+    let mut start_sel = Vec::new();
+    if let Some((p, _)) = &run.best {
+        let index: std::collections::HashMap<&[u32], usize> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.members.as_slice(), i))
+            .collect();
+        let mut extra = Vec::new();
+        for class in p.classes() {
+            let members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
+            match index.get(members.as_slice()) {
+                Some(&i) => start_sel.push(i),
+                None => extra.push(Column::new(inst, criterion, members)),
+            }
+        }
+        for c in extra {
+            start_sel.push(columns.len());
+            columns.push(c);
+        }
+    }
+    let out = proof::solve_set_partitioning(n, &columns, cuts, Some(&start_sel), time_limit);
+    run.stats.mip_time_s += out.seconds;
+    run.stats.nodes += out.nodes;
+    if let Some((sel, cost)) = &out.best {
+        let chosen: Vec<&Column> = sel.iter().map(|&c| &columns[c]).collect();
+        run.offer(partition_of(n, &chosen), *cost, false);
+    }
+    out
 }
