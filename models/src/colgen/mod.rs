@@ -15,7 +15,7 @@ use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent};
 use crate::{Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
-use pricing::{search, Duals, Mode};
+use pricing::{search_until, Duals, Mode};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -192,7 +192,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         cuts: Vec::new(),
     };
     for _ in 0..6 {
-        let found = search(
+        let found = search_until(
             inst,
             criterion,
             &seed_duals,
@@ -200,6 +200,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
                 k: 5 * n,
                 threshold: tau,
             },
+            run.deadline,
         );
         let full = found.columns.len() >= 5 * n;
         if full || run.out_of_time() {
@@ -249,7 +250,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
             );
         }
         let t = Instant::now();
-        let found = search(
+        let found = search_until(
             inst,
             criterion,
             &sol.duals,
@@ -257,8 +258,14 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
                 k: n.max(50),
                 threshold: -PRICE_EPS,
             },
+            run.deadline,
         );
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        if found.timed_out {
+            run.stats.columns = master.columns.len();
+            let note = "time limit during pricing".to_string();
+            return run.finish(Status::Feasible, Some(note));
+        }
         let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
         let dual_value =
             sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
@@ -358,7 +365,7 @@ fn prove(
             None => {
                 // Stage 1: the 20n best columns (all of them when fewer lie below the target).
                 let k = 20 * n;
-                let found = search(
+                let found = search_until(
                     inst,
                     criterion,
                     &sol.duals,
@@ -366,7 +373,12 @@ fn prove(
                         k,
                         threshold: target,
                     },
+                    run.deadline,
                 );
+                if found.timed_out {
+                    let note = "time limit during enumeration".to_string();
+                    return run.finish(Status::Feasible, Some(note));
+                }
                 let reach = if found.columns.len() < k {
                     target
                 } else {
@@ -377,7 +389,7 @@ fn prove(
             }
             Some(prev) => {
                 let th = target.min((2.0 * prev).max(target / 16.0).max(prev + 1.0));
-                let found = search(
+                let found = search_until(
                     inst,
                     criterion,
                     &sol.duals,
@@ -385,7 +397,12 @@ fn prove(
                         threshold: th,
                         budget: opts.column_budget,
                     },
+                    run.deadline,
                 );
+                if found.timed_out {
+                    let note = "time limit during enumeration".to_string();
+                    return run.finish(Status::Feasible, Some(note));
+                }
                 if found.over_budget {
                     run.stats.pricing_time_s += t.elapsed().as_secs_f64();
                     let note = format!(

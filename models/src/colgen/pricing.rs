@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Slack on float comparisons of reduced costs (costs are integers, duals come from an LP).
 const TOL: f64 = 1e-7;
@@ -55,6 +56,8 @@ pub struct Found {
     pub columns: Vec<(f64, Column)>,
     /// True when an `All` search exceeded its budget (the list is then incomplete).
     pub over_budget: bool,
+    /// True when the deadline stopped the search (the list is then incomplete).
+    pub timed_out: bool,
     /// Search nodes visited.
     pub nodes: u64,
 }
@@ -79,6 +82,8 @@ struct Ctx<'a> {
     threshold: AtomicU64,
     count: AtomicUsize,
     abort: AtomicBool,
+    deadline: Option<Instant>,
+    timed_out: AtomicBool,
 }
 
 /// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
@@ -147,6 +152,17 @@ struct Dfs {
 /// Runs the search. `inst.n` records, duals for every record; deterministic whatever the thread
 /// count (ties are broken by member lists).
 pub fn search(inst: &Instance, criterion: Criterion, duals: &Duals, mode: Mode) -> Found {
+    search_until(inst, criterion, duals, mode, None)
+}
+
+/// [`search`] that stops at `deadline` (then `timed_out` is set and the result is incomplete).
+pub fn search_until(
+    inst: &Instance,
+    criterion: Criterion,
+    duals: &Duals,
+    mode: Mode,
+    deadline: Option<Instant>,
+) -> Found {
     let n = inst.n;
     let mut cuts_of: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut mu = Vec::with_capacity(duals.cuts.len());
@@ -170,6 +186,8 @@ pub fn search(inst: &Instance, criterion: Criterion, duals: &Duals, mode: Mode) 
         threshold: AtomicU64::new(threshold.to_bits()),
         count: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
+        deadline,
+        timed_out: AtomicBool::new(false),
     };
     // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
     // remaining candidates and their dual sums are prefix sums.
@@ -221,7 +239,8 @@ pub fn search(inst: &Instance, criterion: Criterion, duals: &Duals, mode: Mode) 
     });
     Found {
         columns,
-        over_budget: ctx.abort.load(Ordering::Relaxed),
+        over_budget: ctx.abort.load(Ordering::Relaxed) && !ctx.timed_out.load(Ordering::Relaxed),
+        timed_out: ctx.timed_out.load(Ordering::Relaxed),
         nodes,
     }
 }
@@ -278,6 +297,17 @@ impl Dfs {
         kmax: u32,
     ) -> bool {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(4096) {
+            if let Some(d) = ctx.deadline {
+                if Instant::now() >= d {
+                    ctx.timed_out.store(true, Ordering::Relaxed);
+                    ctx.abort.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if ctx.abort.load(Ordering::Relaxed) {
+            return false;
+        }
         let inst = ctx.inst;
         let c = list[idx];
         let j = c.rec as usize;
