@@ -114,6 +114,7 @@ fn main() {
                     &ds,
                     &dist,
                     &ExactOptions {
+                        engine: optik::exact::Engine::Cp,
                         criterion,
                         time_limit: Some(Duration::from_secs_f64(limit)),
                         size_cap: true,

@@ -49,6 +49,8 @@ pub enum ExportFormat {
     Json,
     /// MiniZinc data for `models/minizinc/ki_anonymity.mzn`.
     Dzn,
+    /// The compact assignment MIP of `--criterion` in CPLEX LP format.
+    Lp,
 }
 
 #[derive(Args, Debug)]
@@ -66,6 +68,9 @@ pub struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: ExportFormat,
+    /// Criterion of the LP export (dbil, diameter, wcsd).
+    #[arg(long, default_value = "dbil")]
+    pub criterion: Criterion,
     /// Integer units per distance unit.
     #[arg(long, default_value_t = crate::distance::DEFAULT_SCALE)]
     pub scale: f64,
@@ -187,6 +192,10 @@ pub struct AnonymiseArgs {
     /// the report says whether it is proven optimal.
     #[arg(long, value_parser = crate::exact::parse_duration)]
     pub time_limit: Option<std::time::Duration>,
+    /// Exact engine: `auto` (column generation for dbil/wcsd, CP for diameter/split), `cp`,
+    /// `colgen` or `mip`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: exact::Engine,
     /// Exact engine: do not post the dominance cap |C| ≤ 2·max k_i − 1 (to compare).
     #[arg(long)]
     pub no_size_cap: bool,
@@ -370,6 +379,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 &ds,
                 &dist,
                 &ExactOptions {
+                    engine: a.engine,
                     criterion: a.criterion,
                     time_limit: a.time_limit,
                     size_cap: !a.no_size_cap,
@@ -440,7 +450,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         method: a.method.name().to_string(),
         parameters: match a.method {
             MethodArg::Optimal => serde_json::json!({
-                "engine": "cp",
+                "engine": a.engine.resolve(a.criterion).name(),
                 "time_limit_s": a.time_limit.map(|t| t.as_secs_f64()),
                 "size_cap": !a.no_size_cap,
                 "search": a.search.name(),
@@ -583,6 +593,14 @@ pub fn export(e: &ExportArgs) -> Result<()> {
     let text = match e.format {
         ExportFormat::Json => optik_models::export::to_json(&inst),
         ExportFormat::Dzn => optik_models::export::to_dzn(&inst),
+        ExportFormat::Lp => {
+            if e.criterion == Criterion::Split {
+                return Err(input(
+                    "--format lp: the compact MIP has no split model (dbil, diameter or wcsd)",
+                ));
+            }
+            optik_models::mip_lp_text(&inst, e.criterion)
+        }
     };
     Staged::write(&e.out, text.as_bytes())?.commit()
 }

@@ -6,16 +6,54 @@ use crate::distance::RecordDistance;
 use crate::error::{input, Result};
 use crate::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use optik_models::cp::{objective_of, solve_cp, CpOptions, Search, Status};
-use optik_models::{Criterion, Instance, Partition};
+use optik_models::engine::EngineResult;
+use optik_models::{solve_colgen, solve_mip, ColgenOptions, Criterion, Instance, Partition};
 use serde::Serialize;
 use std::time::Duration;
 
 /// Largest table the exact engines accept (they hold an n × n integer matrix).
 pub const MAX_EXACT_RECORDS: usize = 5_000;
 
+/// Which exact engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The portfolio: column generation for the sum criteria (dbil, wcsd), CP for diameter
+    /// and split.
+    Auto,
+    /// The CP model on pumpkin with optik's propagators.
+    Cp,
+    /// Set partitioning with column generation on HiGHS (dbil, wcsd).
+    Colgen,
+    /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
+    Mip,
+}
+
+impl Engine {
+    /// The engine `auto` picks for a criterion.
+    pub fn resolve(self, criterion: Criterion) -> Engine {
+        match (self, criterion) {
+            (Engine::Auto, Criterion::Dbil | Criterion::Wcsd) => Engine::Colgen,
+            (Engine::Auto, _) => Engine::Cp,
+            (e, _) => e,
+        }
+    }
+
+    /// Name as written in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::Cp => "cp",
+            Engine::Colgen => "colgen",
+            Engine::Mip => "mip",
+        }
+    }
+}
+
 /// Options of an exact run.
 #[derive(Clone, Debug)]
 pub struct ExactOptions {
+    pub engine: Engine,
     pub criterion: Criterion,
     pub time_limit: Option<Duration>,
     pub size_cap: bool,
@@ -57,9 +95,12 @@ pub struct ExactOutcome {
     pub timeline: Vec<TimelineEntry>,
     pub nodes: u64,
     pub conflicts: u64,
+    /// Engine counters (columns, cuts, pricing rounds, LP and MIP times, nodes, conflicts).
+    pub stats: optik_models::EngineStats,
+    /// Why the engine stopped early, if it says.
+    pub note: Option<String>,
     pub search: String,
     pub size_cap: bool,
-    pub min_classes: Option<usize>,
 }
 
 /// The heuristics tried for the warm start (all k_i forms; greedy k-member with eq. 5.5).
@@ -73,7 +114,7 @@ fn warm_starts(seed: u64) -> [HeuristicOptions; 3] {
     [h(Method::Mdav), h(Method::KMember), h(Method::Mondrian)]
 }
 
-/// Solves a dataset exactly with the CP engine.
+/// Solves a dataset exactly with the chosen engine, warm-started by the best heuristic.
 pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result<ExactOutcome> {
     if ds.n() > MAX_EXACT_RECORDS {
         return Err(input(format!(
@@ -91,58 +132,114 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
         }
     };
     let mut best: Option<(String, Partition, i64)> = None;
+    let mut heuristic_starts = Vec::new();
     for h in warm_starts(opts.seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
         let v = objective_of(&inst, &p, opts.criterion);
+        heuristic_starts.push(p.clone());
         if best.as_ref().is_none_or(|b| better(v, b.2)) {
             best = Some((h.method.name().to_string(), p, v));
         }
     }
     let (warm_name, warm, warm_value) = best.expect("three heuristics ran");
+    let engine = opts.engine.resolve(opts.criterion);
+    if engine == Engine::Colgen && !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) {
+        return Err(input(format!(
+            "--engine colgen optimises dbil and wcsd only, not {}",
+            opts.criterion.name()
+        )));
+    }
+    if engine == Engine::Mip && opts.criterion == Criterion::Split {
+        return Err(input("--engine mip does not support split (use cp)"));
+    }
     let quiet = opts.quiet;
     let scale = opts.scale;
     let criterion = opts.criterion;
-    let result = solve_cp(
-        &inst,
-        CpOptions {
-            criterion,
-            time_limit: opts.time_limit,
-            size_cap: opts.size_cap,
-            search: opts.search,
-            warm_start: Some(warm.clone()),
-            split_min_classes: None,
-            on_solution: Some(Box::new(move |e| {
-                if !quiet {
-                    eprintln!(
-                        "[{:>8.3} s] {}{} = {:.4} ({} classes)",
-                        e.elapsed_s,
-                        if e.warm_start {
-                            "warm start "
-                        } else {
-                            "improved "
-                        },
-                        criterion.name(),
-                        e.objective as f64 / scale,
-                        e.num_classes
-                    );
+    let log = move |elapsed_s: f64, objective: i64, classes: usize, warm_start: bool| {
+        if !quiet {
+            eprintln!(
+                "[{:>8.3} s] {}{} = {:.4} ({} classes)",
+                elapsed_s,
+                if warm_start {
+                    "warm start "
+                } else {
+                    "improved "
+                },
+                criterion.name(),
+                objective as f64 / scale,
+                classes
+            );
+        }
+    };
+    let result: EngineResult = match engine {
+        Engine::Cp | Engine::Auto => solve_cp(
+            &inst,
+            CpOptions {
+                criterion,
+                time_limit: opts.time_limit,
+                size_cap: opts.size_cap,
+                search: opts.search,
+                warm_start: Some(warm.clone()),
+                split_min_classes: None,
+                on_solution: Some(Box::new(move |e| {
+                    log(e.elapsed_s, e.objective, e.num_classes, e.warm_start)
+                })),
+            },
+        )
+        .into(),
+        Engine::Colgen => solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion,
+                time_limit: opts.time_limit,
+                warm_start: heuristic_starts,
+                on_solution: Some(Box::new(move |e| {
+                    log(e.elapsed_s, e.objective, e.num_classes, e.warm_start)
+                })),
+                ..ColgenOptions::default()
+            },
+        ),
+        Engine::Mip => {
+            log(0.0, warm_value, warm.num_classes(), true);
+            let mut r = solve_mip(&inst, criterion, opts.time_limit);
+            // The compact MIP starts cold: keep the heuristic when it is at least as good.
+            if r.objective.is_none_or(|v| v > warm_value) && r.status != Status::Infeasible {
+                r.partition = Some(warm.clone());
+                r.objective = Some(warm_value);
+                if r.status == Status::Optimal {
+                    r.status = Status::Feasible;
                 }
-            })),
-        },
-    );
-    if let Some(note) = &result.note {
-        return Err(input(format!(
-            "the CP engine cannot run this instance: {note}"
-        )));
+            }
+            r
+        }
+    };
+    if result.partition.is_none() && result.status != Status::Infeasible {
+        if let Some(note) = &result.note {
+            if result.objective.is_none()
+                && result.lower_bound.is_none()
+                && result.timeline.is_empty()
+            {
+                return Err(input(format!(
+                    "the {} engine cannot run this instance: {note}",
+                    engine.name()
+                )));
+            }
+        }
     }
     let status = result.status;
     let (partition, objective) =
-        match (result.partition, result.objective) {
+        match (result.partition.clone(), result.objective) {
             (Some(p), Some(v)) => (p, v),
             _ if status == Status::Infeasible => return Err(crate::error::internal(
-                "the CP engine reports no k_i-anonymous partition, yet the heuristics found one",
+                "the exact engine reports no k_i-anonymous partition, yet the heuristics found one",
             )),
             _ => (warm, warm_value),
         };
+    let status = if status == Status::Unknown {
+        Status::Feasible
+    } else {
+        status
+    };
     let to_units = |v: i64| inst.to_units(v);
     let gap = result.lower_bound.map(|lb| {
         if objective == 0 {
@@ -161,7 +258,7 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
         objective: to_units(objective),
         lower_bound: result.lower_bound.map(to_units),
         gap,
-        engine: "cp".to_string(),
+        engine: engine.name().to_string(),
         scale: opts.scale,
         warm_start: warm_name,
         warm_start_objective: to_units(warm_value),
@@ -175,11 +272,12 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
                 warm_start: e.warm_start,
             })
             .collect(),
-        nodes: result.nodes,
-        conflicts: result.conflicts,
+        nodes: result.stats.nodes,
+        conflicts: result.stats.conflicts,
+        stats: result.stats.clone(),
+        note: result.note.clone(),
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
-        min_classes: result.min_classes,
     })
 }
 

@@ -251,3 +251,103 @@ fn minizinc_solves_an_export_to_optiks_optimum() {
         assert_eq!(ours, theirs, "{criterion}");
     }
 }
+
+#[test]
+fn engines_agree_on_small_adult_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 12);
+    let base = [
+        input.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+        "--k-dist",
+        "2:0.7,3:0.3",
+        "--seed",
+        "11",
+        "--method",
+        "optimal",
+    ];
+    for (criterion, engines) in [
+        ("dbil", &["cp", "colgen", "mip", "auto"][..]),
+        ("wcsd", &["cp", "colgen", "mip"][..]),
+        ("diameter", &["cp", "mip"][..]),
+    ] {
+        let mut values = Vec::new();
+        for engine in engines {
+            let r = run(
+                dir.path(),
+                &[&base[..], &["--criterion", criterion, "--engine", engine]].concat(),
+                &format!("{criterion}_{engine}"),
+            );
+            assert_eq!(r["status"], "optimal", "{criterion} {engine}");
+            assert_eq!(r["verified"], true);
+            values.push(r["objective"].as_f64().unwrap());
+        }
+        assert!(
+            values.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-9),
+            "{criterion}: {values:?}"
+        );
+    }
+}
+
+#[test]
+fn colgen_proves_dbil_beyond_the_cp_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 100);
+    let r = run(
+        dir.path(),
+        &[
+            input.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--k-dist",
+            "2:0.8,3:0.2",
+            "--seed",
+            "2",
+            "--method",
+            "optimal",
+            "--time-limit",
+            "300s",
+        ],
+        "cg100",
+    );
+    assert_eq!(r["status"], "optimal");
+    assert_eq!(r["exact"]["engine"], "colgen");
+    assert_eq!(r["verified"], true);
+    assert_eq!(r["lower_bound"], r["objective"]);
+    assert!(
+        r["exact"]["warm_start_objective"].as_f64().unwrap() >= r["objective"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn export_lp() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = instance("seed001_table3_2.csv");
+    let schema = instance("seed001_table3_2.toml");
+    let out = dir.path().join("m.lp");
+    let o = optik()
+        .args([
+            "export",
+            input.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--k",
+            "3",
+            "--format",
+            "lp",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("Minimize") || text.contains("minimize"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("End"));
+}
