@@ -370,7 +370,7 @@ fn solve_diameter(
         Ok(v) => v.parse().unwrap_or(search),
         Err(_) => search,
     };
-    let mut cp = |recs: &[usize], d: i64| -> threshold::Feasibility {
+    let mut cp = |recs: &[usize], d: i64, budget: Option<Duration>| -> threshold::Feasibility {
         // Hardest records (fewest compatible records) first: with value precedence, the
         // brancher then opens classes around them, as the greedy does.
         let mut recs = recs.to_vec();
@@ -387,7 +387,8 @@ fn solve_diameter(
         let mut model = model::build(&sub, Criterion::Diameter, size_cap, None, clamp(d));
         let mut brancher = make_brancher(&model, &sub, search, counters.clone());
         let mut resolver = resolver();
-        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let left = remaining(Instant::now());
+        let mut term = TimeBudget::starting_now(budget.map_or(left, |b| b.min(left)));
         let res = match model.solver.satisfy_under_assumptions(
             &mut brancher,
             &mut term,

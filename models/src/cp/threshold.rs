@@ -86,7 +86,8 @@ pub(crate) fn greedy(
     k: &[u32],
     dist: &dyn Fn(usize, usize) -> i64,
     attempt: u64,
-) -> Option<Vec<Vec<usize>>> {
+    boost: &[u32],
+) -> GreedyResult {
     let n = g.n;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ attempt.wrapping_mul(0x1234_5678_9ABC_DEF1));
     let noise: Vec<u64> = (0..n)
@@ -105,10 +106,14 @@ pub(crate) fn greedy(
     let mut open: Vec<usize> = sub.to_vec();
     loop {
         open.retain(|&a| free[a]);
-        let Some(&r) = open
-            .iter()
-            .min_by_key(|&&a| (deg[a] as u64 * 4 + noise[a], std::cmp::Reverse(k[a]), a))
-        else {
+        let Some(&r) = open.iter().min_by_key(|&&a| {
+            (
+                std::cmp::Reverse(boost[a]),
+                deg[a] as u64 * 4 + noise[a],
+                std::cmp::Reverse(k[a]),
+                a,
+            )
+        }) else {
             break;
         };
         let mut class = vec![r];
@@ -122,7 +127,12 @@ pub(crate) fn greedy(
         while class.len() < need {
             let best = cand.iter().copied().min_by_key(|&b| {
                 let link = class.iter().map(|&c| dist(b, c)).max().unwrap_or(0);
-                (deg[b] as u64 * 4 + noise[b], link, b)
+                (
+                    std::cmp::Reverse(boost[b]),
+                    deg[b] as u64 * 4 + noise[b],
+                    link,
+                    b,
+                )
             });
             let Some(b) = best else {
                 ok = false;
@@ -153,16 +163,24 @@ pub(crate) fn greedy(
         classes.push(class);
     }
     // Stuck records join a class compatible with all its members (the smallest such class).
+    let mut failed = Vec::new();
     for r in stuck {
         let target = classes
             .iter()
             .enumerate()
             .filter(|(_, c)| c.len() + 1 >= k[r] as usize && c.iter().all(|&m| g.ok(r, m)))
             .min_by_key(|(_, c)| c.len())
-            .map(|(i, _)| i)?;
-        classes[target].push(r);
+            .map(|(i, _)| i);
+        match target {
+            Some(t) => classes[t].push(r),
+            None => failed.push(r),
+        }
     }
-    Some(classes)
+    if failed.is_empty() {
+        Ok(classes)
+    } else {
+        Err((classes, failed))
+    }
 }
 
 /// Outcome of one feasibility question.
@@ -175,13 +193,22 @@ pub(crate) enum Feasibility {
     Unknown,
 }
 
+/// A CP satisfaction call: records (global ids), threshold, optional time budget.
+pub(crate) type CpCall<'a> =
+    dyn FnMut(&[usize], i64, Option<std::time::Duration>) -> Feasibility + 'a;
+
+/// Classes of a greedy run, or its valid classes and unplaced records.
+pub(crate) type GreedyResult = Result<Vec<Vec<usize>>, (Vec<Vec<usize>>, Vec<usize>)>;
+
 /// Everything the bound-first search needs from the caller.
 pub(crate) struct Driver<'a> {
     pub inst: &'a crate::Instance,
     /// Exact (or lower-bound) m_i.
     pub m: &'a [i64],
     /// CP satisfaction on a set of records (global ids) at a threshold.
-    pub cp: &'a mut dyn FnMut(&[usize], i64) -> Feasibility,
+    /// CP satisfaction on a set of records (global ids) at a threshold, optionally with a
+    /// shorter time budget than the remaining time.
+    pub cp: &'a mut CpCall<'a>,
     /// Called with each improving partition (classes in global ids); returns its objective.
     pub improve: &'a mut dyn FnMut(Vec<Vec<usize>>) -> i64,
     /// Objective of the incumbent, if any.
@@ -191,7 +218,13 @@ pub(crate) struct Driver<'a> {
 }
 
 /// Greedy attempts per component before calling CP.
-const GREEDY_ATTEMPTS: u64 = 8;
+const GREEDY_ATTEMPTS: u64 = 16;
+
+/// Largest record set the greedy repair hands to CP.
+const REPAIR_MAX: usize = 400;
+
+/// Time budget of one repair CP call.
+const REPAIR_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Result of [`Driver::run`].
 pub(crate) enum Proof {
@@ -203,18 +236,40 @@ pub(crate) enum Proof {
 
 impl Driver<'_> {
     fn greedy_all(&self, d: i64, recs: &[usize], attempts: u64) -> Option<Vec<Vec<usize>>> {
+        self.greedy_partial(d, recs, attempts).ok()
+    }
+
+    /// The greedy with retries; on failure, the valid classes and the unplaced records of the
+    /// attempt with the fewest unplaced records (global ids).
+    fn greedy_partial(&self, d: i64, recs: &[usize], attempts: u64) -> GreedyResult {
         let dist = &self.inst.dist;
         let g = Graph::new(dist, recs, d);
         let k: Vec<u32> = recs.iter().map(|&r| self.inst.k[r]).collect();
         let dl = |a: usize, b: usize| dist[recs[a]][recs[b]];
         let local: Vec<usize> = (0..recs.len()).collect();
-        (0..attempts).find_map(|t| {
-            greedy(&g, &local, &k, &dl, t).map(|cs| {
-                cs.into_iter()
-                    .map(|c| c.into_iter().map(|a| recs[a]).collect())
-                    .collect()
-            })
-        })
+        // Squeaky wheel: records that could not be placed go first in the next attempt.
+        let mut boost = vec![0u32; recs.len()];
+        let map = |cs: Vec<Vec<usize>>| -> Vec<Vec<usize>> {
+            cs.into_iter()
+                .map(|c| c.into_iter().map(|a| recs[a]).collect())
+                .collect()
+        };
+        let mut best: Option<(Vec<Vec<usize>>, Vec<usize>)> = None;
+        for t in 0..attempts {
+            match greedy(&g, &local, &k, &dl, t, &boost) {
+                Ok(cs) => return Ok(map(cs)),
+                Err((cs, failed)) => {
+                    for &a in &failed {
+                        boost[a] += 1;
+                    }
+                    if best.as_ref().is_none_or(|b| failed.len() < b.1.len()) {
+                        best = Some((cs, failed));
+                    }
+                }
+            }
+        }
+        let (cs, failed) = best.unwrap_or_default();
+        Err((map(cs), failed.into_iter().map(|a| recs[a]).collect()))
     }
 
     /// Feasibility of threshold `d` over all records: component by component, greedy first.
@@ -229,9 +284,17 @@ impl Driver<'_> {
             if c.iter().any(|&a| self.m[a] > d) {
                 return Feasibility::Infeasible;
             }
-            match self.greedy_all(d, &c, GREEDY_ATTEMPTS) {
-                Some(cs) => classes.extend(cs),
-                None => hard.push(c),
+            match self.greedy_partial(d, &c, GREEDY_ATTEMPTS) {
+                Ok(cs) => classes.extend(cs),
+                Err((partial, failed)) => {
+                    // Repair: re-solve by CP the unplaced records with every greedy class
+                    // within one or two steps of them, keeping the other classes.
+                    if let Some(cs) = self.repair(d, partial, &failed) {
+                        classes.extend(cs);
+                    } else {
+                        hard.push(c)
+                    }
+                }
             }
         }
         if std::env::var_os("OPTIK_CP_DEBUG").is_some() {
@@ -244,12 +307,74 @@ impl Driver<'_> {
             if (self.out_of_time)() {
                 return Feasibility::Unknown;
             }
-            match (self.cp)(&c, d) {
+            match (self.cp)(&c, d, None) {
                 Feasibility::Feasible(cs) => classes.extend(cs),
                 other => return other,
             }
         }
         Feasibility::Feasible(classes)
+    }
+
+    /// Frees the greedy classes near the unplaced records and completes them by CP (at most
+    /// [`REPAIR_MAX`] records); `None` when that fails (which proves nothing).
+    fn repair(
+        &mut self,
+        d: i64,
+        partial: Vec<Vec<usize>>,
+        failed: &[usize],
+    ) -> Option<Vec<Vec<usize>>> {
+        let dist = &self.inst.dist;
+        let mut freed: Vec<usize> = failed.to_vec();
+        let mut keep: Vec<Vec<usize>> = partial;
+        // Classes by their distance to the unplaced records; released nearest first, in
+        // growing neighbourhoods.
+        let gap = |c: &Vec<usize>| {
+            c.iter()
+                .flat_map(|&a| failed.iter().map(move |&f| dist[a][f]))
+                .min()
+                .unwrap_or(i64::MAX)
+        };
+        keep.sort_by_cached_key(|c| std::cmp::Reverse(gap(c)));
+        for target in [8usize, 25, 50, 100, 200, REPAIR_MAX] {
+            let before = freed.len();
+            while freed.len() < target {
+                // The nearest class (to the unplaced records) adjacent to the freed set.
+                let pos = keep
+                    .iter()
+                    .rposition(|c| c.iter().any(|&a| freed.iter().any(|&f| dist[a][f] <= d)));
+                match pos {
+                    Some(p) => {
+                        let c = keep.remove(p);
+                        freed.extend(c);
+                    }
+                    None => break,
+                }
+            }
+            if (self.out_of_time)() {
+                return None;
+            }
+            let res = (self.cp)(&freed, d, Some(REPAIR_BUDGET));
+            if std::env::var_os("OPTIK_CP_DEBUG").is_some() {
+                eprintln!(
+                    "repair {d}: {} unplaced, {} freed: {}",
+                    failed.len(),
+                    freed.len(),
+                    match res {
+                        Feasibility::Feasible(_) => "feasible",
+                        Feasibility::Infeasible => "infeasible",
+                        Feasibility::Unknown => "unknown",
+                    }
+                );
+            }
+            if let Feasibility::Feasible(cs) = res {
+                keep.extend(cs);
+                return Some(keep);
+            }
+            if freed.len() == before {
+                return None;
+            }
+        }
+        None
     }
 
     /// Bound-first search over the candidate thresholds.
@@ -273,7 +398,7 @@ impl Driver<'_> {
         let (mut lo, mut hi) = (0usize, below(self.incumbent));
         while lo < hi && !(self.out_of_time)() {
             let mid = if lo == 0 { 0 } else { (lo + hi) / 2 };
-            match self.greedy_all(cands[mid], &all, 2) {
+            match self.greedy_all(cands[mid], &all, 8) {
                 Some(cs) => {
                     let v = (self.improve)(cs);
                     self.incumbent = Some(self.incumbent.map_or(v, |u| u.min(v)));
