@@ -8,29 +8,6 @@ use std::path::Path;
 const METHODS: [&str; 3] = ["mdav", "kmember", "mondrian"];
 const FORMS: [&str; 2] = ["ki", "k"];
 
-/// Runs anonymise, asserts success, returns the report.
-fn anonymise(dir: &Path, args: &[&str], tag: &str) -> serde_json::Value {
-    let out = dir.join(format!("{tag}.csv"));
-    let rep = dir.join(format!("{tag}.json"));
-    let o = optik()
-        .arg("anonymise")
-        .args(args)
-        .arg("--out")
-        .arg(&out)
-        .arg("--report")
-        .arg(&rep)
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{tag}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(out.exists());
-    report(&rep)
-}
-
 fn check(release: &Path, args: &[&str]) -> i32 {
     let o = optik()
         .arg("check")

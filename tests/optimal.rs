@@ -5,27 +5,6 @@ mod common;
 use common::*;
 use std::path::Path;
 
-fn run(dir: &Path, args: &[&str], tag: &str) -> serde_json::Value {
-    let out = dir.join(format!("{tag}.csv"));
-    let rep = dir.join(format!("{tag}.json"));
-    let o = optik()
-        .arg("anonymise")
-        .args(args)
-        .arg("--out")
-        .arg(&out)
-        .arg("--report")
-        .arg(&rep)
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{tag}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    report(&rep)
-}
-
 #[test]
 fn optimal_is_proven_and_beats_every_heuristic_on_adult_samples() {
     let dir = tempfile::tempdir().unwrap();
@@ -41,7 +20,7 @@ fn optimal_is_proven_and_beats_every_heuristic_on_adult_samples() {
             "--seed",
             "5",
         ];
-        let opt = run(
+        let opt = anonymise(
             dir.path(),
             &[
                 &base[..],
@@ -67,7 +46,7 @@ fn optimal_is_proven_and_beats_every_heuristic_on_adult_samples() {
         );
         assert!(!opt["timeline"].as_array().unwrap().is_empty());
         for m in ["mdav", "kmember", "mondrian"] {
-            let h = run(
+            let h = anonymise(
                 dir.path(),
                 &[&base[..], &["--method", m, "--criterion", criterion]].concat(),
                 &format!("{m}_{criterion}"),
@@ -89,7 +68,7 @@ fn split_is_maximised_on_the_seed_table() {
     let dir = tempfile::tempdir().unwrap();
     let input = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
-    let r = run(
+    let r = anonymise(
         dir.path(),
         &[
             input.to_str().unwrap(),
@@ -114,7 +93,7 @@ fn time_limit_gives_an_honest_status() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
     let input = adult_sample(dir.path(), 300);
-    let r = run(
+    let r = anonymise(
         dir.path(),
         &[
             input.to_str().unwrap(),
@@ -210,7 +189,7 @@ fn minizinc_solves_an_export_to_optiks_optimum() {
     assert!(o.status.success());
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/minizinc/ki_anonymity.mzn");
     for criterion in ["dbil", "diameter", "wcsd"] {
-        let r = run(
+        let r = anonymise(
             dir.path(),
             &[
                 input.to_str().unwrap(),
@@ -275,7 +254,7 @@ fn engines_agree_on_small_adult_samples() {
     ] {
         let mut values = Vec::new();
         for engine in engines {
-            let r = run(
+            let r = anonymise(
                 dir.path(),
                 &[&base[..], &["--criterion", criterion, "--engine", engine]].concat(),
                 &format!("{criterion}_{engine}"),
@@ -296,7 +275,7 @@ fn colgen_proves_dbil_beyond_the_cp_reach() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
     let input = adult_sample(dir.path(), 100);
-    let r = run(
+    let r = anonymise(
         dir.path(),
         &[
             input.to_str().unwrap(),

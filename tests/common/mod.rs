@@ -63,3 +63,27 @@ pub fn optik() -> assert_cmd::Command {
 pub fn report(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
+
+/// Runs `optik anonymise ARGS --out DIR/TAG.csv --report DIR/TAG.json --quiet`, asserts
+/// success, and returns the report.
+pub fn anonymise(dir: &Path, args: &[&str], tag: &str) -> serde_json::Value {
+    let out = dir.join(format!("{tag}.csv"));
+    let rep = dir.join(format!("{tag}.json"));
+    let o = optik()
+        .arg("anonymise")
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .arg("--report")
+        .arg(&rep)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{tag}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.exists());
+    report(&rep)
+}
