@@ -58,13 +58,7 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
-    pub k: KArgs,
-    /// k values of the liberal, moderate and conservative groups for --k-preset.
-    #[arg(long, default_value = "3,5,7")]
-    pub k_levels: String,
-    /// Seed for --k-dist / --k-preset draws.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub k: Privacy,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: ExportFormat,
@@ -120,19 +114,35 @@ pub struct KArgs {
     pub k_preset: Option<String>,
 }
 
-impl KArgs {
+/// The k_i source with the options that shape it, shared by every subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct Privacy {
+    #[command(flatten)]
+    pub choice: KArgs,
+    /// k values of the liberal, moderate and conservative groups for --k-preset.
+    #[arg(long, default_value = "3,5,7")]
+    pub k_levels: String,
+    /// Seed of the --k-dist / --k-preset draws (reuse the one the release was made with) and of
+    /// randomised methods.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl Privacy {
     /// The k source these flags describe.
-    pub fn source(&self, levels: &str, seed: u64) -> Result<KSource> {
-        Ok(if let Some(k) = self.k {
+    pub fn source(&self) -> Result<KSource> {
+        let (levels, seed) = (self.k_levels.as_str(), self.seed);
+        let choice = &self.choice;
+        Ok(if let Some(k) = choice.k {
             KSource::Uniform { k }
-        } else if let Some(c) = &self.k_column {
+        } else if let Some(c) = &choice.k_column {
             KSource::Column { name: c.clone() }
-        } else if let Some(d) = &self.k_dist {
+        } else if let Some(d) = &choice.k_dist {
             KSource::Distribution {
                 dist: privacy::parse_distribution(d)?,
                 seed,
             }
-        } else if let Some(p) = &self.k_preset {
+        } else if let Some(p) = &choice.k_preset {
             KSource::Distribution {
                 dist: privacy::preset(p, privacy::parse_levels(levels)?)?,
                 seed,
@@ -177,13 +187,7 @@ pub struct AnonymiseArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
-    pub k: KArgs,
-    /// k values of the liberal, moderate and conservative groups for --k-preset.
-    #[arg(long, default_value = "3,5,7")]
-    pub k_levels: String,
-    /// Seed for --k-dist / --k-preset draws and randomised methods.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub k: Privacy,
     /// Partitioning method: a heuristic, or `optimal` (exact CP engine, warm-started by the
     /// best heuristic).
     #[arg(long, value_enum)]
@@ -236,13 +240,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
-    pub k: KArgs,
-    /// k values of the liberal, moderate and conservative groups for --k-preset.
-    #[arg(long, default_value = "3,5,7")]
-    pub k_levels: String,
-    /// Seed used for --k-dist / --k-preset when the release was made.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub k: Privacy,
     /// Original table holding the --k-column (when the release does not), rows in release order.
     #[arg(long)]
     pub original: Option<PathBuf>,
@@ -331,7 +329,7 @@ fn progress(quiet: bool, n: usize, what: &str) -> ProgressBar {
 pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
     let start = Instant::now();
     let schema = load_schema(&a.input)?;
-    let ks = a.k.source(&a.k_levels, a.seed)?;
+    let ks = a.k.source()?;
     let mut outputs: Vec<&Path> = vec![&a.out];
     if let Some(r) = &a.report {
         outputs.push(r);
@@ -364,7 +362,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 method,
                 form: a.form,
                 cost: a.cost,
-                seed: a.seed,
+                seed: a.k.seed,
             };
             let bar = progress(a.quiet || ds.n() < 2_000, ds.n(), method.name());
             let p = heuristics::run(&opts, &ds.qi, &dist, &ds.k, &bar);
@@ -385,7 +383,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                     size_cap: !a.no_size_cap,
                     search: a.search,
                     scale: a.scale,
-                    seed: a.seed,
+                    seed: a.k.seed,
                     quiet: a.quiet,
                 },
             )?;
@@ -461,7 +459,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 "cost": if a.method == MethodArg::Kmember { Some(a.cost) } else { None },
             }),
         },
-        seed: a.seed,
+        seed: a.k.seed,
         n: ds.n(),
         classes: partition.num_classes(),
         class_sizes: {
@@ -561,7 +559,7 @@ fn schema_summary(ds: &Dataset) -> SchemaSummary {
 /// `optik export`: writes the instance of a table.
 pub fn export(e: &ExportArgs) -> Result<()> {
     let schema = load_schema(&e.input)?;
-    let ks = e.k.source(&e.k_levels, e.seed)?;
+    let ks = e.k.source()?;
     let mut inputs: Vec<&Path> = vec![&e.input.input];
     if let Some(s) = &e.input.schema {
         inputs.push(s);
@@ -608,7 +606,7 @@ pub fn export(e: &ExportArgs) -> Result<()> {
 /// `optik check`: returns the exit code (0 verified, 3 not k_i-anonymous).
 pub fn check_command(c: &CheckArgs) -> Result<i32> {
     let schema = load_schema(&c.input)?;
-    let ks = c.k.source(&c.k_levels, c.seed)?;
+    let ks = c.k.source()?;
     if let Some(r) = &c.report {
         check_destinations(&[r], &[&c.input.input], c.force)?;
     }
