@@ -2,7 +2,10 @@
 //! attributes, k_i drawn 80% 2 / 20% 3, seeded), every criterion, time to proven optimum,
 //! nodes, conflicts and the best-heuristic / optimal ratio. Not a test: run with
 //! `cargo bench --bench cp` (env: OPTIK_BENCH_N="20,30,40,60,100", OPTIK_BENCH_TIME=60,
-//! OPTIK_BENCH_CRITERIA="dbil,diameter,split,wcsd", OPTIK_BENCH_SEEDS="1").
+//! OPTIK_BENCH_CRITERIA="dbil,diameter,split,wcsd", OPTIK_BENCH_SEEDS="1",
+//! OPTIK_BENCH_BOUNDS="local,lp,lp+primal": for dbil and wcsd, the CP model with the seed's
+//! per-record bound only, with the set-partitioning LP's dual bound (heuristic warm start), and
+//! with that bound and the LP-rounded partition as the start, side by side).
 //! Runs one at a time: timings are wall-clock on the whole machine.
 
 use optik::dataset::{Dataset, LoadOptions};
@@ -86,13 +89,22 @@ fn main() {
         .iter()
         .map(|s| s.parse().unwrap())
         .collect();
+    let bounds: Vec<(bool, bool)> = env_list("OPTIK_BENCH_BOUNDS", "local,lp,lp+primal")
+        .iter()
+        .map(|s| match s.as_str() {
+            "local" => (false, false),
+            "lp" => (true, false),
+            "lp+primal" => (true, true),
+            other => panic!("unknown bound {other} (local, lp, lp+primal)"),
+        })
+        .collect();
     let dir = tempfile::tempdir().unwrap();
     let schema_path = schema(dir.path());
     println!(
         "CP engine on Adult samples, k_i 80% 2 / 20% 3, time limit {limit} s, runs one at a time\n"
     );
-    println!("| n | seed | criterion | status | time (s) | objective | bound | nodes | conflicts | best heuristic | heuristic/optimal |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| n | seed | criterion | CP bound | status | time (s) | objective | lower bound | nodes | conflicts | best heuristic | heuristic/optimal |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for &n in &sizes {
         for &seed in &seeds {
             let path = sample(dir.path(), n, seed);
@@ -109,31 +121,45 @@ fn main() {
             .unwrap();
             let dist = ds.distance();
             for &criterion in &criteria {
-                let start = Instant::now();
-                let out = solve(
-                    &ds,
-                    &dist,
-                    &ExactOptions {
-                        engine: optik::exact::Engine::Cp,
-                        criterion,
-                        time_limit: Some(Duration::from_secs_f64(limit)),
-                        size_cap: true,
-                        search: Search::DEFAULT,
-                        scale: optik::distance::DEFAULT_SCALE,
-                        seed,
-                        quiet: true,
-                    },
-                )
-                .unwrap();
-                let t = start.elapsed().as_secs_f64();
-                let ratio = if out.objective > 0.0 {
-                    out.warm_start_objective / out.objective
+                let sum = matches!(criterion, Criterion::Dbil | Criterion::Wcsd);
+                for &(lp_bound, lp_primal) in if sum {
+                    &bounds[..]
                 } else {
-                    1.0
-                };
-                println!(
-                    "| {n} | {seed} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} {:.3} | {ratio:.3} |",
+                    &[(false, false)][..]
+                } {
+                    let start = Instant::now();
+                    let out = solve(
+                        &ds,
+                        &dist,
+                        &ExactOptions {
+                            engine: optik::exact::Engine::Cp,
+                            criterion,
+                            time_limit: Some(Duration::from_secs_f64(limit)),
+                            size_cap: true,
+                            lp_bound,
+                            lp_primal,
+                            search: Search::DEFAULT,
+                            scale: optik::distance::DEFAULT_SCALE,
+                            seed,
+                            quiet: true,
+                        },
+                    )
+                    .unwrap();
+                    let t = start.elapsed().as_secs_f64();
+                    let ratio = if out.objective > 0.0 {
+                        out.warm_start_objective / out.objective
+                    } else {
+                        1.0
+                    };
+                    println!(
+                    "| {n} | {seed} | {} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} {:.3} | {ratio:.3} |",
                     criterion.name(),
+                    match (sum, lp_bound, lp_primal) {
+                        (false, _, _) => "-",
+                        (_, false, _) => "per-record",
+                        (_, true, false) => "lp dual",
+                        (_, true, true) => "lp dual + lp start",
+                    },
                     out.status,
                     out.objective,
                     out.lower_bound.map_or("-".into(), |b| format!("{b:.3}")),
@@ -142,6 +168,7 @@ fn main() {
                     out.warm_start,
                     out.warm_start_objective,
                 );
+                }
             }
         }
     }

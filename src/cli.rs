@@ -203,6 +203,14 @@ pub struct AnonymiseArgs {
     /// Exact engine: do not post the dominance cap |C| ≤ 2·max k_i − 1 (to compare).
     #[arg(long)]
     pub no_size_cap: bool,
+    /// CP engine, dbil/wcsd: do not post the set-partitioning LP's dual bound (the seed's
+    /// per-record bound only, to compare).
+    #[arg(long)]
+    pub no_lp_bound: bool,
+    /// CP engine with the LP bound: do not start from the LP-rounded partition (search from the
+    /// heuristics' warm start only, to compare).
+    #[arg(long)]
+    pub no_lp_primal: bool,
     /// Exact engine search strategy: switching, create, fill, autonomous.
     #[arg(long, default_value = "autonomous")]
     pub search: optik_models::cp::Search,
@@ -381,6 +389,8 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                     criterion: a.criterion,
                     time_limit: a.time_limit,
                     size_cap: !a.no_size_cap,
+                    lp_bound: !a.no_lp_bound,
+                    lp_primal: !a.no_lp_primal,
                     search: a.search,
                     scale: a.scale,
                     seed: a.k.seed,
@@ -451,6 +461,8 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 "engine": a.engine.resolve(a.criterion).name(),
                 "time_limit_s": a.time_limit.map(|t| t.as_secs_f64()),
                 "size_cap": !a.no_size_cap,
+                "lp_bound": !a.no_lp_bound,
+                "lp_primal": !a.no_lp_bound && !a.no_lp_primal,
                 "search": a.search.name(),
                 "scale": a.scale,
             }),

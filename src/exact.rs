@@ -6,7 +6,7 @@ use crate::distance::RecordDistance;
 use crate::error::{input, Result};
 use crate::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use optik_models::cp::{objective_of, solve_cp, CpOptions, Search, Status};
-use optik_models::engine::EngineResult;
+use optik_models::engine::{EngineResult, SolutionEvent};
 use optik_models::{solve_colgen, solve_mip, ColgenOptions, Criterion, Instance, Partition};
 use serde::Serialize;
 use std::time::Duration;
@@ -57,6 +57,10 @@ pub struct ExactOptions {
     pub criterion: Criterion,
     pub time_limit: Option<Duration>,
     pub size_cap: bool,
+    /// CP, dbil/wcsd: post the set-partitioning LP's dual bound.
+    pub lp_bound: bool,
+    /// CP with `lp_bound`: start from the LP-rounded partition when it is better.
+    pub lp_primal: bool,
     pub search: Search,
     pub scale: f64,
     pub seed: u64,
@@ -70,6 +74,8 @@ pub struct TimelineEntry {
     /// Criterion value of the solution (integer instance, in distance units).
     pub objective: f64,
     pub classes: usize,
+    /// DBIL of the solution (integer instance, in distance units), whatever the criterion.
+    pub dbil: f64,
     /// True for the heuristic warm start.
     pub warm_start: bool,
 }
@@ -155,19 +161,24 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
     let quiet = opts.quiet;
     let scale = opts.scale;
     let criterion = opts.criterion;
-    let log = move |elapsed_s: f64, objective: i64, classes: usize, warm_start: bool| {
+    let log = move |e: &SolutionEvent| {
         if !quiet {
+            let dbil = if criterion == Criterion::Dbil {
+                String::new()
+            } else {
+                format!(", dbil = {:.4}", e.dbil as f64 / scale)
+            };
             eprintln!(
-                "[{:>8.3} s] {}{} = {:.4} ({} classes)",
-                elapsed_s,
-                if warm_start {
+                "[{:>8.3} s] {}{} = {:.4}{dbil} ({} classes)",
+                e.elapsed_s,
+                if e.warm_start {
                     "warm start "
                 } else {
                     "improved "
                 },
                 criterion.name(),
-                objective as f64 / scale,
-                classes
+                e.objective as f64 / scale,
+                e.num_classes
             );
         }
     };
@@ -181,8 +192,17 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
                 search: opts.search,
                 warm_start: Some(warm.clone()),
                 split_min_classes: None,
+                lp_bound: opts.lp_bound,
+                lp_primal: opts.lp_primal,
+                hints: true,
                 on_solution: Some(Box::new(move |e| {
-                    log(e.elapsed_s, e.objective, e.num_classes, e.warm_start)
+                    log(&SolutionEvent {
+                        elapsed_s: e.elapsed_s,
+                        objective: e.objective,
+                        num_classes: e.num_classes,
+                        dbil: e.dbil,
+                        warm_start: e.warm_start,
+                    })
                 })),
             },
         )
@@ -193,14 +213,18 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
                 criterion,
                 time_limit: opts.time_limit,
                 warm_start: heuristic_starts,
-                on_solution: Some(Box::new(move |e| {
-                    log(e.elapsed_s, e.objective, e.num_classes, e.warm_start)
-                })),
+                on_solution: Some(Box::new(move |e| log(e))),
                 ..ColgenOptions::default()
             },
         ),
         Engine::Mip => {
-            log(0.0, warm_value, warm.num_classes(), true);
+            log(&SolutionEvent {
+                elapsed_s: 0.0,
+                objective: warm_value,
+                num_classes: warm.num_classes(),
+                dbil: objective_of(&inst, &warm, Criterion::Dbil),
+                warm_start: true,
+            });
             let mut r = solve_mip(&inst, criterion, opts.time_limit);
             // The compact MIP starts cold: keep the heuristic when it is at least as good.
             if r.objective.is_none_or(|v| v > warm_value) && r.status != Status::Infeasible {
@@ -269,6 +293,7 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
                 elapsed_s: e.elapsed_s,
                 objective: to_units(e.objective),
                 classes: e.num_classes,
+                dbil: to_units(e.dbil),
                 warm_start: e.warm_start,
             })
             .collect(),

@@ -15,6 +15,8 @@ pub struct SolutionEvent {
     pub objective: i64,
     /// Number of classes of the solution.
     pub num_classes: usize,
+    /// DBIL of the solution in integer units, whatever the criterion.
+    pub dbil: i64,
     /// True for a warm-start partition.
     pub warm_start: bool,
 }
@@ -105,6 +107,8 @@ impl From<CpResult> for EngineResult {
             stats: EngineStats {
                 nodes: r.nodes,
                 conflicts: r.conflicts,
+                lp_bound_cuts: r.lp_bound,
+                lp_time_s: r.lp_time_s,
                 ..EngineStats::default()
             },
             timeline: r
@@ -114,6 +118,7 @@ impl From<CpResult> for EngineResult {
                     elapsed_s: e.elapsed_s,
                     objective: e.objective,
                     num_classes: e.num_classes,
+                    dbil: e.dbil,
                     warm_start: e.warm_start,
                 })
                 .collect(),

@@ -5,10 +5,8 @@
 use crate::cp::{objective_of, Status};
 use crate::engine::{EngineResult, EngineStats, SolutionEvent};
 use crate::{Criterion, Instance, Partition};
-use good_lp::{
-    variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel,
-    Variable,
-};
+use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
+use highs::{HighsModelStatus, HighsSolutionStatus};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -257,15 +255,7 @@ pub fn solve_mip(
     let expr = |terms: &[(usize, f64)]| -> Expression {
         terms.iter().map(|&(v, c)| c * vars[v]).sum::<Expression>()
     };
-    let mut problem = pv
-        .minimise(expr(&m.objective))
-        .using(good_lp::highs)
-        .set_mip_rel_gap(0.0)
-        .and_then(|p| p.set_mip_abs_gap(0.5))
-        .expect("non-negative gaps are accepted");
-    if let Some(t) = time_limit {
-        problem = problem.set_time_limit(t.as_secs_f64());
-    }
+    let mut problem = pv.minimise(expr(&m.objective)).using(good_lp::highs);
     for (_, terms, sense, rhs) in &m.rows {
         let e = expr(terms);
         let c = match sense {
@@ -288,40 +278,96 @@ pub fn solve_mip(
         elapsed_s: 0.0,
         note: None,
     };
+    // Solved on the HiGHS model itself (good_lp's solve drops the MIP dual bound).
+    let mut model = match problem.try_into_inner() {
+        Ok(model) => model,
+        Err(e) => {
+            result.note = Some(format!("HiGHS: {e}"));
+            return result;
+        }
+    };
+    model.make_quiet();
+    // Exact: relative gap 0, absolute gap below one integer cost unit.
+    model.set_option("mip_rel_gap", 0.0);
+    model.set_option("mip_abs_gap", 0.5);
+    if let Some(t) = time_limit {
+        model.set_option("time_limit", t.as_secs_f64());
+    }
     let t = Instant::now();
-    let solved = problem.solve();
+    let solved = model.try_solve();
     result.stats.mip_time_s = t.elapsed().as_secs_f64();
-    match solved {
-        Ok(sol) => {
-            let labels: Vec<usize> = am
-                .x
-                .iter()
+    let solved = match solved {
+        Ok(solved) => solved,
+        Err(e) => {
+            result.note = Some(format!("HiGHS: {e:?}"));
+            result.elapsed_s = start.elapsed().as_secs_f64();
+            return result;
+        }
+    };
+    result.stats.nodes = solved
+        .int_info_value(c"mip_node_count")
+        .map_or(0, |v| v.max(0) as u64);
+    let proven = match solved.status() {
+        HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
+            result.status = Status::Infeasible;
+            result.elapsed_s = start.elapsed().as_secs_f64();
+            return result;
+        }
+        HighsModelStatus::Optimal => true,
+        HighsModelStatus::ReachedTimeLimit
+        | HighsModelStatus::ReachedInterrupt
+        | HighsModelStatus::ReachedIterationLimit
+        | HighsModelStatus::ReachedSolutionLimit
+        | HighsModelStatus::ReachedMemoryLimit
+        | HighsModelStatus::ObjectiveBound
+        | HighsModelStatus::ObjectiveTarget => false,
+        other => {
+            result.note = Some(format!("HiGHS: {other:?}"));
+            result.elapsed_s = start.elapsed().as_secs_f64();
+            return result;
+        }
+    };
+    // The dual bound of the branch and bound: integer costs, so round up (after round-off).
+    let dual = solved
+        .double_info_value(c"mip_dual_bound")
+        .ok()
+        .filter(|b| b.is_finite());
+    if let Some(b) = dual {
+        result.lower_bound = Some((b - 1e-6 * b.abs().max(1.0)).ceil().max(0.0) as i64);
+    }
+    if solved.primal_solution_status() == HighsSolutionStatus::Feasible {
+        let sol = solved.get_solution();
+        // good_lp numbers HiGHS columns in creation order: model variable i is column i.
+        let value = |i: usize| sol.columns()[i];
+        let labels: Vec<usize> =
+            am.x.iter()
                 .map(|xi| {
                     (0..xi.len())
-                        .max_by(|&a, &b| sol.value(vars[xi[a]]).total_cmp(&sol.value(vars[xi[b]])))
+                        .max_by(|&a, &b| value(xi[a]).total_cmp(&value(xi[b])))
                         .expect("every record has x_ii")
                 })
                 .collect();
-            let p = Partition::from_labels(&labels);
-            let obj = objective_of(inst, &p, criterion);
-            result.status = match sol.status() {
-                SolutionStatus::Optimal | SolutionStatus::GapLimit => Status::Optimal,
-                SolutionStatus::TimeLimit => Status::Feasible,
-            };
-            if result.status == Status::Optimal {
-                result.lower_bound = Some(obj);
-            }
-            result.timeline.push(SolutionEvent {
-                elapsed_s: start.elapsed().as_secs_f64(),
-                objective: obj,
-                num_classes: p.num_classes(),
-                warm_start: false,
-            });
-            result.objective = Some(obj);
-            result.partition = Some(p);
+        let p = Partition::from_labels(&labels);
+        let obj = objective_of(inst, &p, criterion);
+        result.status = if proven {
+            Status::Optimal
+        } else {
+            Status::Feasible
+        };
+        if proven {
+            result.lower_bound = Some(obj);
+        } else if let Some(lb) = result.lower_bound {
+            result.lower_bound = Some(lb.min(obj));
         }
-        Err(ResolutionError::Infeasible) => result.status = Status::Infeasible,
-        Err(e) => result.note = Some(format!("HiGHS: {e}")),
+        result.timeline.push(SolutionEvent {
+            elapsed_s: start.elapsed().as_secs_f64(),
+            objective: obj,
+            num_classes: p.num_classes(),
+            dbil: objective_of(inst, &p, Criterion::Dbil),
+            warm_start: false,
+        });
+        result.objective = Some(obj);
+        result.partition = Some(p);
     }
     result.elapsed_s = start.elapsed().as_secs_f64();
     result

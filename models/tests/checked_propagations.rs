@@ -19,7 +19,14 @@ fn explanations_hold_on_random_instances() {
             random_matrix_instance(n, &[2, 2, 3, 4], seed)
         };
         for c in Criterion::ALL {
-            for s in Search::ALL {
+            // dbil and wcsd: with the LP dual bound (no LP start, so the search runs and the
+            // dual-bound propagator's inferences are checked) and with the per-record bound.
+            let sum = matches!(c, Criterion::Dbil | Criterion::Wcsd);
+            let bounds: &[bool] = if sum { &[true, false] } else { &[false] };
+            for (s, &lp_bound) in Search::ALL
+                .into_iter()
+                .flat_map(|s| bounds.iter().map(move |b| (s, b)))
+            {
                 let res = solve_cp(
                     &inst,
                     CpOptions {
@@ -27,6 +34,8 @@ fn explanations_hold_on_random_instances() {
                         search: s,
                         size_cap: seed % 3 != 0,
                         split_min_classes: Some(2),
+                        lp_bound,
+                        lp_primal: false,
                         ..CpOptions::default()
                     },
                 );

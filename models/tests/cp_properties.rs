@@ -51,6 +51,29 @@ proptest! {
     }
 
     #[test]
+    fn both_cp_bounds_match_brute_force(n in 4usize..=12, seed in 0u64..1_000_000, wcsd in any::<bool>(), mixed in any::<bool>()) {
+        // dbil and wcsd with the LP dual bound (the default) and with the per-record bound only.
+        let c = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let ks: &[u32] = if mixed { &[2, 2, 3] } else { &[2] };
+        let inst = random_instance(n, ks, seed);
+        let Some((_, v)) = brute_force(&inst, c, 1) else {
+            return Err(TestCaseError::reject("infeasible"));
+        };
+        for (lp_bound, lp_primal) in [(true, true), (true, false), (false, false)] {
+            let res = solve_cp(&inst, CpOptions { criterion: c, lp_bound, lp_primal, ..CpOptions::default() });
+            prop_assert_eq!(res.status, Status::Optimal);
+            prop_assert_eq!(res.objective, Some(v));
+            if lp_bound {
+                // The root LP is a relaxation: never above the optimum.
+                let z = res.lp_bound.expect("the root LP converges on tiny instances");
+                prop_assert!(z <= v as f64 + 1e-6, "LP bound {} above optimum {}", z, v);
+            } else {
+                prop_assert!(res.lp_bound.is_none());
+            }
+        }
+    }
+
+    #[test]
     fn never_worse_than_warm_start(n in 4usize..=12, seed in 0u64..1_000_000, c in criterion(), search in prop::sample::select(Search::ALL.to_vec())) {
         let inst = random_instance(n, &[2, 3], seed);
         let warm = blocks(&inst.k);

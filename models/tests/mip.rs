@@ -37,6 +37,30 @@ fn mip_n10_dbil() {
 }
 
 #[test]
+fn time_limited_mip_reports_a_valid_dual_bound() {
+    // n = 30 is beyond what the compact DBIL MIP proves in 4 s: it stops with HiGHS's
+    // dual bound, which must not exceed the optimum (proven by column generation).
+    let inst = random_instance(30, &[2, 3], 11);
+    let opt = optik_models::solve_colgen(&inst, optik_models::ColgenOptions::default());
+    assert_eq!(opt.status, Status::Optimal);
+    let opt = opt.objective.unwrap();
+    let r = solve_mip(
+        &inst,
+        Criterion::Dbil,
+        Some(std::time::Duration::from_secs(4)),
+    );
+    assert_ne!(r.status, Status::Infeasible, "{:?}", r.note);
+    let lb = r
+        .lower_bound
+        .expect("a time-limited MIP reports its dual bound");
+    assert!(lb <= opt, "MIP dual bound {lb} above the optimum {opt}");
+    if let Some(v) = r.objective {
+        assert!(lb <= v && v >= opt);
+        assert!(r.partition.unwrap().violations(&inst.k).is_empty());
+    }
+}
+
+#[test]
 fn split_is_refused() {
     let inst = random_instance(5, &[2], 1);
     let r = solve_mip(&inst, Criterion::Split, None);

@@ -11,6 +11,7 @@ pub mod branching;
 pub mod common;
 pub mod dbil;
 pub mod diameter;
+pub mod dual_bound;
 pub mod membership;
 pub mod min_classes;
 pub mod n_clusters;

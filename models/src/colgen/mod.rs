@@ -89,7 +89,7 @@ impl Run {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    fn offer(&mut self, p: Partition, cost: i64, warm: bool) {
+    fn offer(&mut self, inst: &Instance, p: Partition, cost: i64, warm: bool) {
         if self.best.as_ref().is_some_and(|(_, b)| *b <= cost) {
             return;
         }
@@ -97,6 +97,7 @@ impl Run {
             elapsed_s: self.start.elapsed().as_secs_f64(),
             objective: cost,
             num_classes: p.num_classes(),
+            dbil: start::partition_cost(inst, Criterion::Dbil, &p),
             warm_start: warm,
         };
         if let Some(cb) = self.on_solution.as_mut() {
@@ -149,6 +150,67 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
             criterion.name()
         ));
     }
+    let (mut run, mut master) = match start_run(inst, &mut opts) {
+        Ok(x) => x,
+        Err(r) => return *r,
+    };
+    match column_generation(inst, &opts, &mut run, &mut master) {
+        Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &master, &sol, min_rc),
+        Err(note) => {
+            run.stats.columns = master.columns.len();
+            run.finish(Status::Feasible, Some(note))
+        }
+    }
+}
+
+/// The converged set-partitioning LP (with its subset-row cuts): its duals are valid for every
+/// partition, which is what the CP engine's dual-bound propagator uses.
+#[derive(Clone, Debug)]
+pub struct RootLp {
+    /// Cover duals and cut penalties.
+    pub duals: Duals,
+    /// LP value z = Σπ − Σμ.
+    pub z: f64,
+    /// Most negative reduced cost of the last pricing round (≥ −PRICE_EPS: converged).
+    pub min_rc: f64,
+    /// Columns in the master.
+    pub columns: usize,
+    /// Subset-row cuts in the master.
+    pub cuts: usize,
+    /// The best partition known after the LP: the warm starts' and the restricted master MIP's
+    /// over the LP's columns of least reduced cost (an LP-rounding heuristic, no proof).
+    pub primal: Option<(Partition, i64)>,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
+/// duals and an LP-rounded partition, or `None` when the LP did not converge in time.
+pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
+    if !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) || inst.n == 0 {
+        return None;
+    }
+    let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
+    let (sol, min_rc) = column_generation(inst, &opts, &mut run, &mut master).ok()?;
+    let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+    primal_step(inst, opts.criterion, &mut run, &master, &sol);
+    Some(RootLp {
+        primal: run.best.clone(),
+        duals: sol.duals,
+        z,
+        min_rc,
+        columns: master.columns.len(),
+        cuts: master.cuts.len(),
+        seconds: run.start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Incumbent from the warm starts (or the greedy cover) and the starting master.
+fn start_run(
+    inst: &Instance,
+    opts: &mut ColgenOptions,
+) -> Result<(Run, Master), Box<EngineResult>> {
+    let criterion = opts.criterion;
     let n = inst.n;
     let mut run = Run {
         start: Instant::now(),
@@ -160,7 +222,9 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         on_solution: opts.on_solution.take(),
     };
     if n == 0 {
-        return run.finish(Status::Infeasible, Some("empty instance".into()));
+        return Err(Box::new(
+            run.finish(Status::Infeasible, Some("empty instance".into())),
+        ));
     }
     // Incumbent: the best valid warm start, or the greedy cover.
     let mut seeds: Vec<Partition> = opts
@@ -173,7 +237,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
     seeds.push(start::greedy_cover(inst));
     for (s, p) in seeds.iter().enumerate() {
         let cost = start::partition_cost(inst, criterion, p);
-        run.offer(p.clone(), cost, s < nwarm);
+        run.offer(inst, p.clone(), cost, s < nwarm);
     }
     let mut master = Master::new(n);
     for p in &seeds {
@@ -219,7 +283,19 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
     }
     run.stats.pricing_time_s += t.elapsed().as_secs_f64();
     run.lower = m.iter().sum::<f64>();
+    Ok((run, master))
+}
 
+/// Prices and separates cuts until the LP (with its cuts) is optimal; returns the last LP
+/// solution and its most negative reduced cost, or why it stopped early.
+fn column_generation(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+) -> Result<(LpSolution, f64), String> {
+    let n = inst.n;
+    let criterion = opts.criterion;
     let max_classes = inst.max_classes().max(1) as f64;
     let mut cut_set: HashSet<[u32; 3]> = HashSet::new();
     let cut_cap = if opts.cuts { 4 * n } else { 0 };
@@ -228,13 +304,10 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
     let mut last_cut_bound = f64::NEG_INFINITY;
     let (sol, min_rc): (LpSolution, f64) = loop {
         if run.out_of_time() {
-            let note = "time limit during column generation".to_string();
-            run.stats.columns = master.columns.len();
-            return run.finish(Status::Feasible, Some(note));
+            return Err("time limit during column generation".to_string());
         }
         let Some(sol) = master.solve(run.remaining()) else {
-            run.stats.columns = master.columns.len();
-            return run.finish(Status::Feasible, Some("master LP not solved".into()));
+            return Err("master LP not solved".into());
         };
         run.stats.lp_time_s += sol.seconds;
         run.stats.pricing_rounds += 1;
@@ -262,9 +335,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         );
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         if found.timed_out {
-            run.stats.columns = master.columns.len();
-            let note = "time limit during pricing".to_string();
-            return run.finish(Status::Feasible, Some(note));
+            return Err("time limit during pricing".to_string());
         }
         let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
         let dual_value =
@@ -307,7 +378,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
         break (sol, min_rc);
     };
     run.stats.columns = master.columns.len();
-    prove(inst, criterion, &opts, run, &master, &sol, min_rc)
+    Ok((sol, min_rc))
 }
 
 /// Proof stage: enumerate every column that can belong to a solution better than the incumbent,
@@ -325,32 +396,7 @@ fn prove(
     let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
-    // Primal step: the restricted master MIP over the pool's columns of least reduced cost (the
-    // LP is nearly integral after the cuts), so the proof starts from a near-optimal incumbent
-    // and its threshold UB − 1 − LB is small.
-    {
-        let mut pool: Vec<(f64, usize)> = master
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (sol.duals.reduced_cost(c), i))
-            .collect();
-        pool.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        pool.truncate(3 * n);
-        let columns: Vec<Column> = pool
-            .iter()
-            .map(|&(_, i)| master.columns[i].clone())
-            .collect();
-        let limit = run.remaining().map_or(30.0, |r| r * 0.2).min(30.0);
-        mip_round(
-            inst,
-            criterion,
-            &mut run,
-            columns,
-            &master.cuts,
-            Some(limit),
-        );
-    }
+    primal_step(inst, criterion, &mut run, master, sol);
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
         let target = run.ub() as f64 - 1.0 - z + slack;
@@ -432,6 +478,32 @@ fn prove(
     }
 }
 
+/// Primal step: the restricted master MIP over the 3n pool columns of least reduced cost (the
+/// LP is nearly integral after the cuts), so the proof starts from a near-optimal incumbent and
+/// its threshold UB − 1 − LB is small.
+fn primal_step(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) {
+    let mut pool: Vec<(f64, usize)> = master
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (sol.duals.reduced_cost(c), i))
+        .collect();
+    pool.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    pool.truncate(3 * inst.n);
+    let columns: Vec<Column> = pool
+        .iter()
+        .map(|&(_, i)| master.columns[i].clone())
+        .collect();
+    let limit = run.remaining().map_or(30.0, |r| r * 0.2).min(30.0);
+    mip_round(inst, criterion, run, columns, &master.cuts, Some(limit));
+}
+
 /// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
 /// solution), offering any improvement to the run.
 fn mip_round(
@@ -468,7 +540,7 @@ fn mip_round(
     run.stats.nodes += out.nodes;
     if let Some((sel, cost)) = &out.best {
         let chosen: Vec<&Column> = sel.iter().map(|&c| &columns[c]).collect();
-        run.offer(partition_of(n, &chosen), *cost, false);
+        run.offer(inst, partition_of(n, &chosen), *cost, false);
     }
     out
 }

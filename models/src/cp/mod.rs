@@ -108,6 +108,9 @@ pub struct SolutionEvent {
     pub objective: i64,
     /// Number of classes of the solution.
     pub num_classes: usize,
+    /// DBIL of the solution in integer units, whatever the criterion (the seed's figures 6.2–6.5
+    /// plot it beside the criterion).
+    pub dbil: i64,
     /// True for the warm-start partition.
     pub warm_start: bool,
 }
@@ -132,6 +135,14 @@ pub struct CpOptions {
     pub split_min_classes: Option<usize>,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
+    /// dbil and wcsd: solve the set-partitioning LP first and post its dual bound with
+    /// reduced-cost filtering (see `optik_propagators::dual_bound`).
+    pub lp_bound: bool,
+    /// With `lp_bound`: start from the LP-rounded partition (restricted master MIP over the
+    /// LP's columns) when it beats the warm start.
+    pub lp_primal: bool,
+    /// Give the warm start to the search as value hints (phase of the autonomous search).
+    pub hints: bool,
 }
 
 impl Default for CpOptions {
@@ -144,6 +155,9 @@ impl Default for CpOptions {
             warm_start: None,
             split_min_classes: None,
             on_solution: None,
+            lp_bound: true,
+            lp_primal: true,
+            hints: true,
         }
     }
 }
@@ -160,6 +174,9 @@ impl std::fmt::Debug for CpOptions {
                 &self.warm_start.as_ref().map(|p| p.num_classes()),
             )
             .field("split_min_classes", &self.split_min_classes)
+            .field("lp_bound", &self.lp_bound)
+            .field("lp_primal", &self.lp_primal)
+            .field("hints", &self.hints)
             .finish_non_exhaustive()
     }
 }
@@ -187,6 +204,10 @@ pub struct CpResult {
     pub min_classes: Option<usize>,
     /// Why the run could not start, if it could not (e.g. objective beyond pumpkin's i32).
     pub note: Option<String>,
+    /// dbil/wcsd with `lp_bound`: value of the root set-partitioning LP (with cuts).
+    pub lp_bound: Option<f64>,
+    /// Seconds spent on that LP.
+    pub lp_time_s: f64,
 }
 
 /// Objective of a partition in integer units (split of one class = 0).
@@ -210,6 +231,8 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         elapsed_s: 0.0,
         min_classes: None,
         note: None,
+        lp_bound: None,
+        lp_time_s: 0.0,
     };
     if inst.n == 0 {
         result.status = Status::Infeasible;
@@ -249,7 +272,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
             (None, Some(p)) => Some(p.num_classes()),
             (None, None) => {
                 // The seed's rule: the number of classes of the first solution found.
-                let mut m = model::build(inst, criterion, false, None, obj_ub as i32);
+                let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None);
                 let counters = Counters::default();
                 let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
                 let mut resolver = resolver();
@@ -288,6 +311,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
             elapsed_s: start.elapsed().as_secs_f64(),
             objective: v,
             num_classes: p.num_classes(),
+            dbil: objective_of(inst, &p, Criterion::Dbil),
             warm_start,
         };
         if let Some(cb) = on_solution.as_mut() {
@@ -311,7 +335,48 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         return result;
     }
 
-    let m = model::build(inst, criterion, opts.size_cap, min_classes, obj_ub as i32);
+    // The root LP: at most half of the time left (it takes well under a second at n ≤ 100).
+    let root = if opts.lp_bound && matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
+        let t = Instant::now();
+        let lp = crate::colgen::root_lp(
+            inst,
+            crate::ColgenOptions {
+                criterion,
+                time_limit: opts.time_limit.map(|_| remaining(Instant::now()) / 2),
+                warm_start: result.partition.iter().cloned().collect(),
+                ..crate::ColgenOptions::default()
+            },
+        );
+        result.lp_time_s = t.elapsed().as_secs_f64();
+        result.lp_bound = lp.as_ref().map(|l| l.z);
+        if opts.lp_primal {
+            if let Some((p, v)) = lp.as_ref().and_then(|l| l.primal.clone()) {
+                if result.objective.is_none_or(|b| v < b) && p.violations(&inst.k).is_empty() {
+                    debug_assert_eq!(v, objective_of(inst, &p, criterion));
+                    emit(&mut result, p, v, false);
+                }
+            }
+        }
+        lp
+    } else {
+        None
+    };
+    let m = model::build(
+        inst,
+        criterion,
+        opts.size_cap,
+        min_classes,
+        obj_ub as i32,
+        root.as_ref(),
+    );
+    let hint: Option<Vec<i32>> = if opts.hints {
+        result
+            .partition
+            .as_ref()
+            .map(|p| p.labels().iter().map(|&c| c as i32 + 1).collect())
+    } else {
+        None
+    };
     let brancher = make_brancher(&m, inst, opts.search, counters.clone());
     let mut brancher = brancher;
     let outcome = run_with(
@@ -323,6 +388,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         inst,
         &remaining,
         &mut emit,
+        hint,
     );
     let (nodes, conflicts) = counters.get();
     result.nodes += nodes;
@@ -384,7 +450,7 @@ fn solve_diameter(
         recs = keyed.into_iter().map(|(_, a)| a).collect();
         let recs = &recs[..];
         let sub = sub_instance(inst, recs);
-        let mut model = model::build(&sub, Criterion::Diameter, size_cap, None, clamp(d));
+        let mut model = model::build(&sub, Criterion::Diameter, size_cap, None, clamp(d), None);
         let mut brancher = make_brancher(&model, &sub, search, counters.clone());
         let mut resolver = resolver();
         let left = remaining(Instant::now());
@@ -568,9 +634,23 @@ fn run_with(
     inst: &Instance,
     remaining: &dyn Fn(Instant) -> Duration,
     emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
+    hint: Option<Vec<i32>>,
 ) -> Outcome {
     let mut resolver = resolver();
     let obj = m.objective;
+    if let Some(labels) = hint {
+        // Value hints: solving once under the warm start's assignment hands it to the brancher
+        // as a solution, so the autonomous search's solution-guided phase starts from it.
+        let assumptions: Vec<Predicate> =
+            m.g.iter()
+                .zip(&labels)
+                .map(|(&x, &v)| x.equality_predicate(v))
+                .collect();
+        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let _ =
+            m.solver
+                .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumptions);
+    }
     loop {
         let assumption: Vec<Predicate> = match result.objective {
             None => vec![],

@@ -2,6 +2,7 @@
 
 use optik_propagators::dbil::DbilConstructor;
 use optik_propagators::diameter::DiameterConstructor;
+use optik_propagators::dual_bound::{DualBoundConstructor, SumCriterion};
 use optik_propagators::membership::MembershipConstructor;
 use optik_propagators::min_classes::MinClassesConstructor;
 use optik_propagators::n_clusters::NClustersConstructor;
@@ -13,6 +14,7 @@ use optik_propagators::split::SplitConstructor;
 use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
+use crate::colgen::RootLp;
 use crate::{Criterion, Instance};
 
 /// The variables of a built model.
@@ -35,13 +37,15 @@ pub(crate) fn objective_upper_bound(inst: &Instance, criterion: Criterion) -> i6
     }
 }
 
-/// Builds the model. `min_classes` (split only) posts "at least that many classes".
+/// Builds the model. `min_classes` (split only) posts "at least that many classes"; `dual`
+/// (dbil, wcsd) posts the LP dual bound with reduced-cost filtering.
 pub(crate) fn build(
     inst: &Instance,
     criterion: Criterion,
     size_cap: bool,
     min_classes: Option<usize>,
     obj_ub: i32,
+    dual: Option<&RootLp>,
 ) -> Model {
     let n = inst.n;
     let cmax = inst.max_classes().max(1) as i32;
@@ -139,6 +143,35 @@ pub(crate) fn build(
             });
         }
     }
+    if let Some(lp) = dual {
+        let sum = match criterion {
+            Criterion::Dbil => Some(SumCriterion::Dbil),
+            Criterion::Wcsd => Some(SumCriterion::Wcsd),
+            _ => None,
+        };
+        if let Some(sum) = sum {
+            let tag = solver.new_constraint_tag();
+            let _ = solver.add_propagator(DualBoundConstructor {
+                vars: g.clone(),
+                objective,
+                criterion: sum,
+                dist: dist.clone(),
+                k: inst.k.clone(),
+                pi: lp.duals.pi.clone(),
+                cuts: lp
+                    .duals
+                    .cuts
+                    .iter()
+                    .filter(|c| c.1 > 0.0)
+                    .cloned()
+                    .collect(),
+                z: lp.z,
+                tolerance: dual_tolerance(lp, n),
+                cmax,
+                constraint_tag: tag,
+            });
+        }
+    }
     Model {
         solver,
         g,
@@ -146,4 +179,11 @@ pub(crate) fn build(
         cmax,
         dist,
     }
+}
+
+/// Round-off allowance of the dual bound: LP accuracy on z, the pricing tolerance once per class
+/// (a class split into unsplittable parts counts each part: at most n), negative cut penalties.
+fn dual_tolerance(lp: &RootLp, n: usize) -> f64 {
+    let negative_mu: f64 = lp.duals.cuts.iter().map(|c| (-c.1).max(0.0)).sum();
+    1e-6 * lp.z.abs().max(1.0) + n as f64 * ((-lp.min_rc).max(0.0) + 1e-6) + negative_mu
 }
