@@ -381,6 +381,8 @@ fn seed_004_risk_and_qi_discovery() {
             "orig.csv",
             "--k",
             "2",
+            "--risk-threshold",
+            "0.4",
         ],
         "rel",
     );
