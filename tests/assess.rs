@@ -3,7 +3,7 @@
 //! `optik anonymise`, full Adult, and the bad-input contract.
 
 mod common;
-use common::{adult_schema, adult_sample, optik, report, shared_data};
+use common::{adult_sample, adult_schema, optik, report, shared_data};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,10 @@ fn f(v: &Value) -> f64 {
 /// `|computed − printed| ≤ tol` (the seeds print two decimals, sometimes truncated).
 fn near(v: &Value, printed: f64, tol: f64) {
     let x = f(v);
-    assert!((x - printed).abs() <= tol, "computed {x}, printed {printed}");
+    assert!(
+        (x - printed).abs() <= tol,
+        "computed {x}, printed {printed}"
+    );
 }
 
 /// The DR entry of `attrs` in a `Relative` section (attributes or combinations).
@@ -100,7 +103,11 @@ fn seed_000_chapter_4_identifiers_and_drs() {
         "t.toml",
         "[columns.Subjects]\nrole = \"identifier\"\n[columns.\"ZIP Code\"]\nrole = \"quasi\"\nkind = \"categorical\"\n[columns.Age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.Salary]\nrole = \"quasi\"\nkind = \"categorical\"\n[columns.Disease]\nrole = \"quasi\"\nkind = \"categorical\"\n",
     );
-    let r = assess(dir.path(), &["t.csv", "--schema", "t.toml", "--max-subset", "4"], "t");
+    let r = assess(
+        dir.path(),
+        &["t.csv", "--schema", "t.toml", "--max-subset", "4"],
+        "t",
+    );
     let ids = &r["discrimination"]["identifiers"];
     assert_eq!(ids["ZIP Code"], "zero_identifier");
     assert_eq!(ids["Age"], "partial_identifier");
@@ -118,8 +125,16 @@ fn seed_000_chapter_4_identifiers_and_drs() {
     near(&dr_of(rec, &["Age", "Disease"])["dr"], 0.76, 0.005);
     near(&dr_of(rec, &["ZIP Code", "Age"])["dr"], 2.0 / 3.0, 1e-12);
     near(&dr_of(rec, &["Age", "Salary"])["dr"], 1.0, 1e-12);
-    near(&dr_of(rec, &["ZIP Code", "Age", "Disease"])["dr"], 0.76, 0.005);
-    near(&dr_of(rec, &["ZIP Code", "Age", "Salary", "Disease"])["dr"], 1.0, 1e-12);
+    near(
+        &dr_of(rec, &["ZIP Code", "Age", "Disease"])["dr"],
+        0.76,
+        0.005,
+    );
+    near(
+        &dr_of(rec, &["ZIP Code", "Age", "Salary", "Disease"])["dr"],
+        1.0,
+        1e-12,
+    );
     // Every record is unique on all four: prosecutor risk 1 everywhere.
     assert_eq!(r["classes"]["k_achieved"], 1);
     near(&r["risk"]["prosecutor"]["average"], 1.0, 0.0);
@@ -260,7 +275,13 @@ fn seed_000_chapter_6_a_posteriori_utility() {
     );
     let r = assess(
         dir.path(),
-        &["t63.csv", "--qi", "ZIP Code*,Age*", "--sensitive", "Disease"],
+        &[
+            "t63.csv",
+            "--qi",
+            "ZIP Code*,Age*",
+            "--sensitive",
+            "Disease",
+        ],
         "t63",
     );
     let age = dr_of(sensitive(&r, "Disease", false), &["Age*"]);
@@ -295,7 +316,11 @@ fn seed_000_chapter_6_a_posteriori_utility() {
     // Table 6.9, partition (2), with the original for comparison.
     let r = assess(
         dir.path(),
-        &[&base[..], &["--semantic", "p2.toml", "--original", "t65.csv"]].concat(),
+        &[
+            &base[..],
+            &["--semantic", "p2.toml", "--original", "t65.csv"],
+        ]
+        .concat(),
         "t69",
     );
     let rel = sensitive(&r, "Salary*", true);
@@ -353,7 +378,11 @@ fn seed_000_table_6_8_age_partition_c() {
     assert_eq!(age["semantic"], true);
     near(&age["release"], 0.04, 0.01);
     let r = assess(dir.path(), &[&base[..], &["c2.toml"]].concat(), "c2");
-    near(&r["utility"]["a_posteriori"][0]["keys"][1]["release"], 0.01, 0.01);
+    near(
+        &r["utility"]["a_posteriori"][0]["keys"][1]["release"],
+        0.01,
+        0.01,
+    );
 }
 
 const SEED_004_RELEASE: &str = "Gender,Decade\nMale,1970-1979\nMale,1980-1989\nMale,1970-1979\nFemale,1990-1999\nFemale,1980-1989\nMale,1990-1999\nMale,1990-1999\nFemale,1980-1989\nMale,1970-1979\nFemale,1990-1999\nMale,1980-1989\n";
@@ -446,7 +475,15 @@ fn k_violations_and_diversity_by_hand() {
     );
     let r = assess(
         dir.path(),
-        &["t.csv", "--qi", "age,zip", "--k-column", "k", "--sensitive", "disease"],
+        &[
+            "t.csv",
+            "--qi",
+            "age,zip",
+            "--k-column",
+            "k",
+            "--sensitive",
+            "disease",
+        ],
         "t",
     );
     let c = &r["classes"];
@@ -591,10 +628,26 @@ fn fails(dir: &Path, args: &[&str], expect: &[&str]) {
 fn bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write(d, "t.csv", "age,zip,disease\n[20-29],47*,flu\n[20-29],47*,cancer\nabc,48*,flu\n");
-    write(d, "ok.csv", "age,zip,disease\n25,4711,flu\n27,4712,cancer\n31,4811,flu\n");
-    fails(d, &["nope.csv", "--qi", "age"], &["nope.csv", "cannot read"]);
-    fails(d, &["ok.csv", "--qi", "age,height"], &["unknown column 'height'"]);
+    write(
+        d,
+        "t.csv",
+        "age,zip,disease\n[20-29],47*,flu\n[20-29],47*,cancer\nabc,48*,flu\n",
+    );
+    write(
+        d,
+        "ok.csv",
+        "age,zip,disease\n25,4711,flu\n27,4712,cancer\n31,4811,flu\n",
+    );
+    fails(
+        d,
+        &["nope.csv", "--qi", "age"],
+        &["nope.csv", "cannot read"],
+    );
+    fails(
+        d,
+        &["ok.csv", "--qi", "age,height"],
+        &["unknown column 'height'"],
+    );
     fails(
         d,
         &["ok.csv", "--qi", "age", "--original", "missing.csv"],
@@ -607,7 +660,11 @@ fn bad_input() {
         &["other.csv", "unknown column 'age'"],
     );
     // A numeric quasi-identifier whose cell is no number, interval or mask.
-    write(d, "s.toml", "default_role = \"insensitive\"\n[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n");
+    write(
+        d,
+        "s.toml",
+        "default_role = \"insensitive\"\n[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n",
+    );
     fails(
         d,
         &["t.csv", "--schema", "s.toml"],
@@ -617,7 +674,15 @@ fn bad_input() {
     write(d, "sem.toml", "[disease]\nill = [\"flu\", \"measles\"]\n");
     fails(
         d,
-        &["ok.csv", "--qi", "age", "--sensitive", "disease", "--semantic", "sem.toml"],
+        &[
+            "ok.csv",
+            "--qi",
+            "age",
+            "--sensitive",
+            "disease",
+            "--semantic",
+            "sem.toml",
+        ],
         &["sem.toml", "'measles'"],
     );
     write(d, "sem2.toml", "[weight]\nx = [\"1\"]\n");
@@ -638,7 +703,15 @@ fn bad_input() {
     );
     fails(
         d,
-        &["ok.csv", "--qi", "age", "--sensitive", "disease", "--sensitive-levels", "disease=flu"],
+        &[
+            "ok.csv",
+            "--qi",
+            "age",
+            "--sensitive",
+            "disease",
+            "--sensitive-levels",
+            "disease=flu",
+        ],
         &["'cancer'", "not one of the levels"],
     );
     fails(
@@ -646,7 +719,11 @@ fn bad_input() {
         &["ok.csv", "--qi", "age", "--k-column", "k"],
         &["no column 'k'"],
     );
-    fails(d, &["ok.csv", "--qi", "age", "--risk-threshold", "2"], &["--risk-threshold"]);
+    fails(
+        d,
+        &["ok.csv", "--qi", "age", "--risk-threshold", "2"],
+        &["--risk-threshold"],
+    );
     // An existing report needs --force.
     write(d, "bad.json", "{}");
     let o = optik()

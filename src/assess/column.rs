@@ -82,15 +82,35 @@ pub fn combine(parts: &[&[u32]], n: usize) -> (Vec<u32>, usize) {
     let mut codes = vec![0u32; n];
     let mut distinct = 1usize;
     for part in parts {
-        let mut index: HashMap<(u32, u32), u32> = HashMap::new();
-        for (c, &p) in codes.iter_mut().zip(part.iter()) {
-            let next = index.len() as u32;
-            *c = *index.entry((*c, p)).or_insert(next);
+        let width = part.iter().copied().max().map_or(1, |m| m as usize + 1);
+        let mut next = 0u32;
+        if distinct.saturating_mul(width) <= DENSE_LIMIT {
+            // Dense table of (current code, part code) → new code.
+            let mut table = vec![u32::MAX; distinct * width];
+            for (c, &p) in codes.iter_mut().zip(part.iter()) {
+                let slot = &mut table[*c as usize * width + p as usize];
+                if *slot == u32::MAX {
+                    *slot = next;
+                    next += 1;
+                }
+                *c = *slot;
+            }
+        } else {
+            let mut index: HashMap<(u32, u32), u32> = HashMap::new();
+            for (c, &p) in codes.iter_mut().zip(part.iter()) {
+                *c = *index.entry((*c, p)).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                });
+            }
         }
-        distinct = index.len();
+        distinct = next as usize;
     }
     (codes, distinct)
 }
+
+/// Largest table `combine` allocates instead of hashing.
+const DENSE_LIMIT: usize = 1 << 22;
 
 /// Every subset of `0..m` with 1 ≤ size ≤ `max`, by size then lexicographically.
 pub fn subsets(m: usize, max: usize) -> Vec<Vec<usize>> {

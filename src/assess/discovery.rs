@@ -29,8 +29,15 @@ pub fn ratios(cols: &[&Column], n: usize) -> (f64, f64) {
         sizes[c as usize] += 1;
     }
     let pairs = n as f64 * (n as f64 - 1.0) / 2.0;
-    let joined: f64 = sizes.iter().map(|&f| (f * f.saturating_sub(1)) as f64 / 2.0).sum();
-    let separation = if pairs > 0.0 { 1.0 - joined / pairs } else { 1.0 };
+    let joined: f64 = sizes
+        .iter()
+        .map(|&f| (f * f.saturating_sub(1)) as f64 / 2.0)
+        .sum();
+    let separation = if pairs > 0.0 {
+        1.0 - joined / pairs
+    } else {
+        1.0
+    };
     (distinct as f64 / n as f64, separation)
 }
 

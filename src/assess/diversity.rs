@@ -268,7 +268,9 @@ mod tests {
         // salaries 4K..12K: the ordered EMDs are 1/6, 1/6, 1/12 → t = 0.167.
         let sal = Column::encode(
             "Salary",
-            ["4", "6", "10", "7", "12", "9", "5", "8", "11"].iter().copied(),
+            ["4", "6", "10", "7", "12", "9", "5", "8", "11"]
+                .iter()
+                .copied(),
         );
         let r = report(
             &sal,
@@ -331,8 +333,13 @@ mod tests {
     fn delta_disclosure_and_recursive_by_hand() {
         // Q: x 1/2, y 1/2; classes (x, x, y) and (x, y, y, ...) mirrored.
         let s = Column::encode("s", ["x", "x", "y", "y", "y", "x"].iter().copied());
-        let r = report(&s, &members(&[0, 0, 0, 1, 1, 1]), &SensitiveKind::default(), 2.0)
-            .unwrap();
+        let r = report(
+            &s,
+            &members(&[0, 0, 0, 1, 1, 1]),
+            &SensitiveKind::default(),
+            2.0,
+        )
+        .unwrap();
         // p = 2/3 vs 1/2 → ln(4/3); p = 1/3 vs 1/2 → |ln(2/3)| = ln 1.5 (the larger).
         assert!((r.delta.unwrap() - 1.5f64.ln()).abs() < 1e-12);
         assert!(!r.delta_infinite);

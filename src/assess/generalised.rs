@@ -121,9 +121,7 @@ pub fn parse_numeric(v: &str) -> Option<Cover> {
     let split = |sep: char| -> Option<(f64, f64)> {
         body.char_indices()
             .filter(|&(i, c)| c == sep && i > 0)
-            .find_map(|(i, _)| {
-                Some((parse_number(&body[..i])?, parse_number(&body[i + 1..])?))
-            })
+            .find_map(|(i, _)| Some((parse_number(&body[..i])?, parse_number(&body[i + 1..])?)))
     };
     if let Some((lo, hi)) = split(',').or_else(|| split('-')).or_else(|| split(';')) {
         if lo <= hi {
@@ -215,9 +213,7 @@ impl Domain {
                         id: 0,
                     });
                 }
-                labels
-                    .get(v)
-                    .map(|&(level, id)| Cover::Node { level, id })
+                labels.get(v).map(|&(level, id)| Cover::Node { level, id })
             }
             Domain::Flat { .. } => Some(Cover::Pattern {
                 text: v.to_string(),
@@ -228,10 +224,7 @@ impl Domain {
     /// Generalisation level of a cover in [0, 1] (Sweeney's h/|VGH|, see the module doc).
     pub fn level(&self, c: &Cover) -> f64 {
         match (self, c) {
-            (
-                Domain::Numeric { min, max },
-                Cover::Numeric { lo, hi, .. },
-            ) => {
+            (Domain::Numeric { min, max }, Cover::Numeric { lo, hi, .. }) => {
                 if max <= min {
                     return if lo == hi { 0.0 } else { 1.0 };
                 }
@@ -351,7 +344,12 @@ impl QiView {
                         ),
                         _ => "is not a label of the attribute's hierarchy".to_string(),
                     };
-                    return Err(at_cell(path, lines[row], &column.name, format!("'{v}' {what}")));
+                    return Err(at_cell(
+                        path,
+                        lines[row],
+                        &column.name,
+                        format!("'{v}' {what}"),
+                    ));
                 }
             }
         }
@@ -394,8 +392,12 @@ mod tests {
         );
         assert_eq!(parse_numeric("2*"), Some(num(20.0, 29.0)));
         assert_eq!(parse_numeric("355**"), Some(num(35500.0, 35599.0)));
-        assert!(matches!(parse_numeric("≥ 40"), Some(Cover::Numeric { lo, hi, .. }) if lo == 40.0 && hi.is_infinite()));
-        assert!(matches!(parse_numeric("< 10"), Some(Cover::Numeric { hi, hi_open: true, .. }) if hi == 10.0));
+        assert!(
+            matches!(parse_numeric("≥ 40"), Some(Cover::Numeric { lo, hi, .. }) if lo == 40.0 && hi.is_infinite())
+        );
+        assert!(
+            matches!(parse_numeric("< 10"), Some(Cover::Numeric { hi, hi_open: true, .. }) if hi == 10.0)
+        );
         assert_eq!(parse_numeric("abc"), None);
         assert_eq!(parse_numeric("[9-3]"), None);
         assert_eq!(parse_numeric("Married-civ"), None);

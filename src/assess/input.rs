@@ -74,7 +74,10 @@ fn kept_rows(table: &Table, qi: &[String], drop_missing: bool) -> Result<Vec<usi
         .filter(|&r| !drop_missing || !cols.iter().any(|&c| is_missing(&table.rows[r][c])))
         .collect();
     if rows.is_empty() {
-        return Err(in_file(&table.path, "every row has a missing quasi-identifier"));
+        return Err(in_file(
+            &table.path,
+            "every row has a missing quasi-identifier",
+        ));
     }
     Ok(rows)
 }
@@ -173,9 +176,12 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
     let mut qi = Vec::new();
     for spec in &qi_specs {
         let col = column_of(&table, &rows, &spec.name)?;
-        let orig_col = original
-            .as_ref()
-            .map(|o| &o.qi[qi_names.iter().position(|q| *q == spec.name).expect("listed")]);
+        let orig_col = original.as_ref().map(|o| {
+            &o.qi[qi_names
+                .iter()
+                .position(|q| *q == spec.name)
+                .expect("listed")]
+        });
         let domain = domain_for(spec, &col, orig_col, original.as_ref())?;
         qi.push(QiView::new(col, domain, &table.path, &lines)?);
     }
@@ -183,16 +189,19 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
     // Sensitive options.
     let mut kinds: Vec<SensitiveKind> = vec![SensitiveKind::default(); sensitive.len()];
     let find = |flag: &str, name: &str| -> Result<usize> {
-        sensitive_names.iter().position(|s| s == name).ok_or_else(|| {
-            input(format!(
-                "{flag} {name}: not a sensitive column (sensitive: {})",
-                if sensitive_names.is_empty() {
-                    "none".to_string()
-                } else {
-                    sensitive_names.join(", ")
-                }
-            ))
-        })
+        sensitive_names
+            .iter()
+            .position(|s| s == name)
+            .ok_or_else(|| {
+                input(format!(
+                    "{flag} {name}: not a sensitive column (sensitive: {})",
+                    if sensitive_names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        sensitive_names.join(", ")
+                    }
+                ))
+            })
     };
     for (name, file) in pairs("--sensitive-hierarchy", &a.sensitive_hierarchy)? {
         let i = find("--sensitive-hierarchy", &name)?;
@@ -264,12 +273,14 @@ fn domain_for(
     original: Option<&Original>,
 ) -> Result<Domain> {
     let kind = spec.kind.clone().expect("quasi-identifiers have a kind");
-    let numeric_cells = || -> Option<Vec<Cover>> {
-        col.values.iter().map(|v| parse_numeric(v)).collect()
-    };
+    let numeric_cells =
+        || -> Option<Vec<Cover>> { col.values.iter().map(|v| parse_numeric(v)).collect() };
     let kind = match kind {
         Kind::Inferred => match numeric_cells() {
-            Some(c) if c.iter().any(|c| matches!(c, Cover::Numeric { lo, .. } if lo.is_finite())) => {
+            Some(c)
+                if c.iter()
+                    .any(|c| matches!(c, Cover::Numeric { lo, .. } if lo.is_finite())) =>
+            {
                 Kind::Numeric
             }
             _ => Kind::Categorical { hierarchy: None },
@@ -349,4 +360,3 @@ pub fn known_values(d: &Data) -> impl Fn(&str) -> Option<std::collections::HashS
         Some(set)
     }
 }
-

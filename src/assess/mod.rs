@@ -164,7 +164,10 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         return Err(bad("--max-subset must be at least 1"));
     }
     let mut inputs: Vec<&Path> = vec![&a.input.input];
-    for p in [&a.input.schema, &a.original, &a.semantic].into_iter().flatten() {
+    for p in [&a.input.schema, &a.original, &a.semantic]
+        .into_iter()
+        .flatten()
+    {
         inputs.push(p);
     }
     check_destinations(&[&a.report], &inputs, a.force)?;
@@ -233,12 +236,12 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         }
     }
     let identity = match aligned {
-        Some(o) => d
-            .qi
-            .iter()
-            .zip(&o.qi)
-            .map(|(q, oq)| Discriminator::new(oq).dr(&[&q.column], true))
-            .collect(),
+        Some(o) => {
+            d.qi.iter()
+                .zip(&o.qi)
+                .map(|(q, oq)| Discriminator::new(oq).dr(&[&q.column], true))
+                .collect()
+        }
         None => Vec::new(),
     };
     let discrimination = Discrimination {

@@ -151,8 +151,9 @@ pub fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Ve
         })
         .collect();
     // postings[a][population code] = tuple ids holding it; weight = records.
-    let mut postings: Vec<Vec<Vec<usize>>> =
-        (0..m).map(|a| vec![Vec::new(); pop[a].distinct()]).collect();
+    let mut postings: Vec<Vec<Vec<usize>>> = (0..m)
+        .map(|a| vec![Vec::new(); pop[a].distinct()])
+        .collect();
     for (t, (key, _)) in tuples.iter().enumerate() {
         for a in 0..m {
             postings[a][key[a] as usize].push(t);
@@ -211,8 +212,17 @@ mod tests {
         "1979", "1982", "1979", "1995", "1987", "1995", "1998", "1984", "1979", "1995", "1987",
     ];
     const DECADE: [&str; 11] = [
-        "1970-1979", "1980-1989", "1970-1979", "1990-1999", "1980-1989", "1990-1999",
-        "1990-1999", "1980-1989", "1970-1979", "1990-1999", "1980-1989",
+        "1970-1979",
+        "1980-1989",
+        "1970-1979",
+        "1990-1999",
+        "1980-1989",
+        "1990-1999",
+        "1990-1999",
+        "1980-1989",
+        "1970-1979",
+        "1990-1999",
+        "1980-1989",
     ];
 
     fn flat() -> Domain {

@@ -32,10 +32,7 @@ pub struct Semantic {
 impl Semantic {
     /// Reads and validates a semantic file against the columns' known values (`known(column)`
     /// is `None` for a column the tables do not have).
-    pub fn read(
-        path: &Path,
-        known: &dyn Fn(&str) -> Option<HashSet<String>>,
-    ) -> Result<Semantic> {
+    pub fn read(path: &Path, known: &dyn Fn(&str) -> Option<HashSet<String>>) -> Result<Semantic> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read semantic partitions: {e}")))?;
         let value: toml::Table = toml::from_str(&text).map_err(|e| {
@@ -52,9 +49,7 @@ impl Semantic {
                 return Err(bad("no such column in the assessed table".into()));
             };
             let toml::Value::Table(domains) = domains else {
-                return Err(bad(
-                    "expected a table of `domain = [values]` entries".into(),
-                ));
+                return Err(bad("expected a table of `domain = [values]` entries".into()));
             };
             let mut map: HashMap<String, String> = HashMap::new();
             for (domain, list) in domains {
@@ -113,7 +108,9 @@ impl Semantic {
     pub fn apply(&self, c: &Column) -> Column {
         match self.columns.get(&c.name) {
             None => c.clone(),
-            Some(map) => c.mapped(&c.name, |v| map.get(v).cloned().unwrap_or_else(|| v.to_string())),
+            Some(map) => c.mapped(&c.name, |v| {
+                map.get(v).cloned().unwrap_or_else(|| v.to_string())
+            }),
         }
     }
 }
@@ -123,7 +120,12 @@ mod tests {
     use super::*;
 
     fn known(c: &str) -> Option<HashSet<String>> {
-        (c == "d").then(|| ["a", "b", "c", "22"].iter().map(|s| s.to_string()).collect())
+        (c == "d").then(|| {
+            ["a", "b", "c", "22"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        })
     }
 
     fn read(text: &str) -> Result<Semantic> {
@@ -148,7 +150,9 @@ mod tests {
         assert!(e.contains("'zz'") && e.contains("does not hold"), "{e}");
         let e = read("[q]\nx = [\"a\"]\n").unwrap_err().to_string();
         assert!(e.contains("[q]") && e.contains("no such column"), "{e}");
-        let e = read("[d]\nx = [\"a\"]\ny = [\"a\"]\n").unwrap_err().to_string();
+        let e = read("[d]\nx = [\"a\"]\ny = [\"a\"]\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("twice"), "{e}");
         let e = read("[d]\nx = []\n").unwrap_err().to_string();
         assert!(e.contains("empty"), "{e}");
