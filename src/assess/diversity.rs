@@ -361,6 +361,8 @@ mod tests {
         .unwrap();
         // P = (1, 0, 0), Q = (1/2, 0, 1/2): cumulative 1/2, 1/2, 0 → 1/(3−1) = 1/2.
         assert!((r.t_ordered.unwrap() - 0.5).abs() < 1e-12);
+        // One ordered value: no distance to move mass over.
+        assert_eq!(emd_ordered(&[1.0], &[1.0]), 0.0);
         let bad = report(
             &o,
             &members(&[0, 1]),

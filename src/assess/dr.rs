@@ -454,6 +454,111 @@ mod tests {
     }
 
     #[test]
+    fn seed_002_tables_5_to_7() {
+        // Table 4 (original) and table 1 (generalisations).
+        let zip = col(
+            "ZIP Code",
+            &[
+                "35567", "35502", "35560", "35817", "35810", "35812", "35502", "35568", "35505",
+            ],
+        );
+        let age = col(
+            "Age",
+            &["22", "22", "22", "45", "63", "40", "35", "35", "32"],
+        );
+        let disease = col(
+            "Disease",
+            &[
+                "colon cancer",
+                "stomach cancer",
+                "lung cancer",
+                "stomach cancer",
+                "diabetes",
+                "aids",
+                "aids",
+                "flu",
+                "lung cancer",
+            ],
+        );
+        let zip_g = col(
+            "ZIP Code*",
+            &[
+                "355**", "355**", "355**", "3581*", "3581*", "3581*", "355**", "355**", "355**",
+            ],
+        );
+        let age_g = col(
+            "Age*",
+            &["2*", "2*", "2*", ">=40", ">=40", ">=40", "3*", "3*", "3*"],
+        );
+        // Table 5: Disease by Age: 22 → 0.79, 35 → 0.91, others 1, Age 0.70, (ZIP, Age) 1.
+        let d = Discriminator::new(&disease);
+        let a = d.dr(&[&age], true);
+        near(a.dr, 0.70, 0.005);
+        let by: HashMap<&str, f64> = a.values.iter().map(|v| (v.value.as_str(), v.dr)).collect();
+        near(by["22"], 0.79, 0.005);
+        near(by["35"], 0.91, 0.005);
+        for v in ["32", "40", "45", "63"] {
+            near(by[v], 1.0, 1e-12);
+        }
+        near(d.dr(&[&zip, &age], false).dr, 1.0, 1e-12);
+        // Table 6: identity DRs ZIP* 0.31, Age* 0.66. Table 1 writes Age** of the six records
+        // under 40 as "< 40" (records 1, 7, 8, 9) and "≤ 40" (2, 3): read as text that is two
+        // classes and DR 0.51; the printed 0.38 is the DR with one class (≤ 40), tested here.
+        near(
+            Discriminator::new(&zip).dr(&[&zip_g], false).dr,
+            0.31,
+            0.005,
+        );
+        near(
+            Discriminator::new(&age).dr(&[&age_g], false).dr,
+            0.66,
+            0.005,
+        );
+        let age_gg = col(
+            "Age**",
+            &[
+                "<=40", "<=40", "<=40", ">=40", ">=40", ">=40", "<=40", "<=40", "<=40",
+            ],
+        );
+        near(
+            Discriminator::new(&age).dr(&[&age_gg], false).dr,
+            0.38,
+            0.005,
+        );
+        // Table 7, l-diverse table (table 3 = table 4's diseases): each class 0.78 (0.789,
+        // truncated), Age* 0.36 (0.367, truncated).
+        let l = d.dr(&[&age_g], true);
+        near(l.dr, 0.36, 0.01);
+        for v in &l.values {
+            near(v.dr, 0.78, 0.01);
+        }
+        // Table 7, 3-anonymous table 2: printed ≥40 → 0.70, 3* → 0.83, Age* → 0.52. Table 2's
+        // diseases (lung cancer ×3, stomach cancer, diabetes ×2, flu, aids ×2) have H(X) = 2.20
+        // bits, which gives 0.76, 0.86 and 0.62; the printed figures fit H(X) ≈ 1.75 (counts
+        // 4, 3, 1, 1), a distribution table 2 does not have. The definition's values are tested.
+        let t2 = col(
+            "Disease",
+            &[
+                "lung cancer",
+                "lung cancer",
+                "lung cancer",
+                "stomach cancer",
+                "diabetes",
+                "flu",
+                "aids",
+                "aids",
+                "diabetes",
+            ],
+        );
+        let k = Discriminator::new(&t2).dr(&[&age_g], true);
+        near(k.dr, 0.6202, 1e-4);
+        let by: HashMap<&str, f64> = k.values.iter().map(|v| (v.value.as_str(), v.dr)).collect();
+        near(by["2*"], 1.0, 1e-12);
+        near(by[">=40"], 0.7595, 1e-4);
+        near(by["3*"], 0.8607, 1e-4);
+    }
+
+    #[test]
     fn dr_when_x_is_constant_is_zero() {
         let x = col("x", &["a", "a", "a"]);
         let y = col("y", &["1", "2", "3"]);

@@ -415,6 +415,10 @@ mod tests {
         let star = d.read("*").unwrap();
         assert_eq!(d.level(&star), 1.0);
         assert_eq!(d.level(&d.read("42").unwrap()), 0.0);
+        // A one-point domain: a point is not generalised, an interval fully.
+        let point = Domain::Numeric { min: 5.0, max: 5.0 };
+        assert_eq!(point.level(&point.read("5").unwrap()), 0.0);
+        assert_eq!(point.level(&point.read("[0-9]").unwrap()), 1.0);
         let o = Domain::Ordinal {
             levels: vec!["low".into(), "mid-x".into(), "high".into()],
         };
