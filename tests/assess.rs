@@ -292,6 +292,8 @@ fn seed_000_chapter_6_a_posteriori_utility() {
     assert_eq!(ap["attribute"], "Disease");
     near(&ap["keys"][1]["release"], f(&age["dr"]), 1e-12);
     assert!(ap["keys"][1]["original"].is_null());
+    assert!(r["notes"][0].as_str().unwrap().contains("no --original"));
+    assert!(r["utility"]["dbil"].is_null());
 
     // Table 6.6 (microaggregated Salary*) against the original table 6.5.
     let original = "ZIP Code,Age,Salary*\n35510,22,4K\n35510,35,5K\n35510,63,3K\n35620,22,13K\n35620,22,8K\n35620,35,15K\n35740,45,9K\n35740,32,7K\n35740,40,11K\n";

@@ -190,6 +190,11 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
     let class_report = classes::report(&cls, d.k.as_deref(), &d.lines);
     tick("classes", &mut timings);
     let aligned = d.original.as_ref().filter(|o| o.aligned);
+    if d.original.is_none() {
+        notes.push(
+            "no --original: the journalist risk, DBIL, SBIL, non-uniform entropy, identity DRs and the original side of the a-posteriori utility are left out".into(),
+        );
+    }
     if let Some(o) = d.original.as_ref().filter(|o| !o.aligned) {
         notes.push(format!(
             "--original has {} rows and the table {}: rows are not the same records, so DBIL, SBIL, non-uniform entropy and identity DRs are left out",
