@@ -736,3 +736,76 @@ fn bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(d.join("bad.json")).unwrap(), "{}");
 }
+
+#[test]
+fn seed_000_chapter_3_uniqueness_and_diversity() {
+    let dir = tempfile::tempdir().unwrap();
+    // Table 3.5: record 2 is a sample unique; records 7 and 8 have f_k = 2.
+    write(
+        dir.path(),
+        "t35.csv",
+        "ZIP Code,Age,Disease\n75002,22,lung cancer\n75005,23,lung cancer\n75002,22,lung cancer\n75012,45,flu\n75002,63,diabetes\n75002,40,flu\n75012,35,aids\n75012,35,aids\n75002,25,diabetes\n",
+    );
+    let r = assess(
+        dir.path(),
+        &["t35.csv", "--qi", "ZIP Code,Age,Disease"],
+        "t35",
+    );
+    // Uniques: records 2, 4, 5, 6, 9; pairs (1, 3) and (7, 8).
+    assert_eq!(r["risk"]["sample_uniques"], 5);
+    assert_eq!(r["classes"]["size_histogram"]["2"], 2);
+    // Record 2 is also unique on (ZIP Code, Age) (special uniqueness): the subset's
+    // distinction counts it among 7 distinct tuples.
+    let subsets = r["discovery"]["subsets"].as_array().unwrap();
+    let za = subsets
+        .iter()
+        .find(|s| s["attributes"] == serde_json::json!(["ZIP Code", "Age"]))
+        .unwrap();
+    near(&za["distinction"], 7.0 / 9.0, 1e-12);
+    // Tables 3.2 (3-anonymous) and 3.3 (3-diverse): the homogeneity attack on 2*.
+    write(
+        dir.path(),
+        "t32.csv",
+        "Age*,Disease\n2*,lung cancer\n2*,lung cancer\n2*,lung cancer\n>= 40,flu\n>= 40,diabetes\n>= 40,flu\n3*,aids\n3*,aids\n3*,diabetes\n",
+    );
+    let r = assess(
+        dir.path(),
+        &[
+            "t32.csv",
+            "--qi",
+            "Age*",
+            "--sensitive",
+            "Disease",
+            "--k",
+            "3",
+        ],
+        "t32",
+    );
+    assert_eq!(r["classes"]["k_achieved"], 3);
+    assert_eq!(r["classes"]["k_satisfied"], true);
+    assert_eq!(r["diversity"][0]["distinct_l"], 1);
+    near(&r["diversity"][0]["entropy_l"], 1.0, 1e-12);
+    write(
+        dir.path(),
+        "t33.csv",
+        "ZIP Code*,Age*,Salary,Disease\n355**,2*,4,colon cancer\n355**,2*,5,stomach cancer\n355**,2*,6,lung cancer\n3581*,>= 40,7,stomach cancer\n3581*,>= 40,12,diabetes\n3581*,>= 40,9,aids\n355**,3*,8,aids\n355**,3*,10,flu\n355**,3*,11,lung cancer\n",
+    );
+    let r = assess(
+        dir.path(),
+        &[
+            "t33.csv",
+            "--qi",
+            "ZIP Code*,Age*",
+            "--sensitive",
+            "Salary,Disease",
+        ],
+        "t33",
+    );
+    for d in r["diversity"].as_array().unwrap() {
+        assert_eq!(d["distinct_l"], 3, "{}", d["attribute"]);
+        near(&d["entropy_l"], 3.0, 1e-9);
+    }
+    // The 2* class {4, 5, 6} is the similarity attack: its ordered EMD to the nine salaries.
+    // Cumulative differences (2, 4, 6, 5, 4, 3, 2, 1, 0)/9 → 27/9/8 = 0.375.
+    near(&r["diversity"][0]["t_ordered"], 0.375, 1e-12);
+}
