@@ -17,7 +17,9 @@
 
 use super::classes::Classes;
 use super::column::Column;
-use super::generalised::QiView;
+use super::generalised::{Cover, Domain, QiView};
+use super::utility::is_point;
+use crate::qi::parse_number;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -120,9 +122,12 @@ pub fn report(
 
 /// F_j: for each class, the number of population records matching its released tuple.
 ///
-/// Population records are grouped by their tuple; for each quasi-identifier a bitset tells
-/// which population values each released value covers; a class scans only the population
-/// tuples holding a value covered on its most selective attribute.
+/// Population records are grouped by their tuple. For each quasi-identifier, each released
+/// value gets the sorted list of population values it covers: a point (a plain value) looks
+/// its text (and, numerically, its number) up in an index, a generalised value scans the
+/// population's distinct values. A class then scans only the population tuples holding a
+/// value covered on its most selective attribute, checking the others by binary search. Memory
+/// stays proportional to the matches, even for columns with many distinct values.
 pub fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Vec<usize> {
     let m = qi.len();
     let npop = pop.first().map_or(0, Column::len);
@@ -133,24 +138,9 @@ pub fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Ve
         *tuples.entry(key).or_default() += 1;
     }
     let tuples: Vec<(Vec<u32>, usize)> = tuples.into_iter().collect();
-    // covers[a][released code] = bitset over population codes of attribute a.
-    let covers: Vec<Vec<Vec<bool>>> = (0..m)
-        .map(|a| {
-            let view = &qi[a];
-            view.covers
-                .iter()
-                .zip(&view.column.values)
-                .map(|(cover, text)| {
-                    pop[a]
-                        .values
-                        .iter()
-                        .map(|v| view.domain.matches(cover, text, v))
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    // postings[a][population code] = tuple ids holding it; weight = records.
+    // covers[a][released code] = sorted population codes of attribute a it covers.
+    let covers: Vec<Vec<Vec<u32>>> = (0..m).map(|a| covered(&qi[a], &pop[a])).collect();
+    // postings[a][population code] = tuple ids holding it.
     let mut postings: Vec<Vec<Vec<usize>>> = (0..m)
         .map(|a| vec![Vec::new(); pop[a].distinct()])
         .collect();
@@ -171,24 +161,75 @@ pub fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Ve
             if m == 0 {
                 return npop;
             }
-            let codes: Vec<usize> = (0..m).map(|a| qi[a].column.codes[r] as usize).collect();
+            let lists: Vec<&Vec<u32>> = (0..m)
+                .map(|a| &covers[a][qi[a].column.codes[r] as usize])
+                .collect();
             let candidates = |a: usize| -> usize {
-                covers[a][codes[a]]
+                lists[a]
                     .iter()
-                    .enumerate()
-                    .filter(|(_, &b)| b)
-                    .map(|(v, _)| postings[a][v].len())
+                    .map(|&v| postings[a][v as usize].len())
                     .sum()
             };
             let best = (0..m).min_by_key(|&a| candidates(a)).expect("m > 0");
-            covers[best][codes[best]]
+            lists[best]
                 .iter()
-                .enumerate()
-                .filter(|(_, &b)| b)
-                .flat_map(|(v, _)| postings[best][v].iter())
-                .filter(|&&t| (0..m).all(|a| covers[a][codes[a]][tuples[t].0[a] as usize]))
+                .flat_map(|&v| postings[best][v as usize].iter())
+                .filter(|&&t| {
+                    (0..m).all(|a| a == best || lists[a].binary_search(&tuples[t].0[a]).is_ok())
+                })
                 .map(|&t| tuples[t].1)
                 .sum()
+        })
+        .collect()
+}
+
+/// For each released value of one attribute, the sorted population codes it covers.
+fn covered(view: &QiView, pop: &Column) -> Vec<Vec<u32>> {
+    let by_text: HashMap<&str, u32> = pop
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.as_str(), i as u32))
+        .collect();
+    let numeric = matches!(view.domain, Domain::Numeric { .. });
+    let mut by_number: HashMap<u64, Vec<u32>> = HashMap::new();
+    if numeric {
+        for (i, v) in pop.values.iter().enumerate() {
+            if let Some(x) = parse_number(v) {
+                by_number
+                    .entry((x + 0.0).to_bits())
+                    .or_default()
+                    .push(i as u32);
+            }
+        }
+    }
+    view.covers
+        .iter()
+        .zip(&view.column.values)
+        .map(|(cover, text)| {
+            let mut list: Vec<u32> = if is_point(cover) {
+                let mut l: Vec<u32> = by_text.get(text.as_str()).copied().into_iter().collect();
+                match (cover, &view.domain) {
+                    (Cover::Numeric { lo, .. }, _) => {
+                        l.extend(by_number.get(&(lo + 0.0).to_bits()).into_iter().flatten())
+                    }
+                    (Cover::Ordinal { lo, .. }, Domain::Ordinal { levels }) => {
+                        l.extend(by_text.get(levels[*lo as usize].as_str()))
+                    }
+                    _ => {}
+                }
+                l
+            } else {
+                pop.values
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| view.domain.matches(cover, text, v))
+                    .map(|(i, _)| i as u32)
+                    .collect()
+            };
+            list.sort_unstable();
+            list.dedup();
+            list
         })
         .collect()
 }
@@ -297,5 +338,11 @@ mod tests {
         let c = Classes::of(&cols, 2);
         let j = report(&c, &rel, Some(&pop), 0.2).journalist.unwrap();
         assert_eq!((j.unmatched, j.population_uniques), (1, 1));
+        // Points written as degenerate intervals or with another number format still match.
+        let rel = [view("age", &["[25-25]", "25.0"], d())];
+        let cols: Vec<&Column> = rel.iter().map(|v| &v.column).collect();
+        let c = Classes::of(&cols, 2);
+        let j = report(&c, &rel, Some(&pop), 0.2).journalist.unwrap();
+        assert_eq!((j.unmatched, j.population_uniques), (0, 2));
     }
 }
