@@ -40,6 +40,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Write the exact solvers' instance (integer distance matrix + k_i) for other solvers.
     Export(ExportArgs),
+    /// Measure the privacy and utility of any table (a release, another tool's output, an original).
+    Assess(crate::assess::AssessArgs),
 }
 
 /// `optik export` formats.
@@ -270,6 +272,7 @@ pub fn main() -> i32 {
         Command::Anonymise(a) => anonymise(&a).map(|_| 0),
         Command::Check(c) => check_command(&c),
         Command::Export(e) => export(&e).map(|_| 0),
+        Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
     };
     match result {
         Ok(code) => code,

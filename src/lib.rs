@@ -5,6 +5,7 @@
 //! [`distance`] / instance → heuristics or exact engines → [`Partition`] → [`release`] +
 //! [`report`], with [`check`] verifying every release independently.
 
+pub mod assess;
 pub mod check;
 pub mod cli;
 pub mod dataset;
