@@ -30,9 +30,11 @@ pub struct PartitionPicture {
 }
 
 const WIDTH: u32 = 860;
-const HEIGHT: u32 = 660;
+/// Height without the caption.
+const HEIGHT: u32 = 624;
 const LEGEND: u32 = 170;
-const FOOTER: u32 = 36;
+/// Height of one caption line (the caption breaks after each `; `).
+const CAPTION_LINE: u32 = 22;
 
 /// Marker radius of each distinct k level (ascending k, growing radius).
 fn radii(levels: &[u32]) -> Vec<i32> {
@@ -100,9 +102,12 @@ pub fn partition(p: &PartitionPicture) -> Result<String> {
 
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let caption: Vec<&str> = p.caption.split("; ").collect();
+        let footer_h = CAPTION_LINE * caption.len() as u32 + 14;
+        let root =
+            SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + footer_h)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
-        let (upper, footer) = root.split_vertically(HEIGHT - FOOTER);
+        let (upper, footer) = root.split_vertically(HEIGHT);
         let (plot, legend) = upper.split_horizontally(WIDTH - LEGEND);
         let mut chart = ChartBuilder::on(&plot)
             .caption(&p.title, (FONT, 24))
@@ -221,16 +226,18 @@ pub fn partition(p: &PartitionPicture) -> Result<String> {
             )
             .map_err(drawing)?;
         }
-        footer
-            .draw(&Text::new(
-                p.caption.clone(),
-                (12, (FOOTER / 2) as i32),
-                TextStyle::from((FONT, 16).into_font()).pos(text_anchor::Pos::new(
-                    text_anchor::HPos::Left,
-                    text_anchor::VPos::Center,
-                )),
-            ))
-            .map_err(drawing)?;
+        for (l, line) in caption.iter().enumerate() {
+            footer
+                .draw(&Text::new(
+                    line.to_string(),
+                    (12, (CAPTION_LINE / 2 + CAPTION_LINE * l as u32) as i32),
+                    TextStyle::from((FONT, 16).into_font()).pos(text_anchor::Pos::new(
+                        text_anchor::HPos::Left,
+                        text_anchor::VPos::Center,
+                    )),
+                ))
+                .map_err(drawing)?;
+        }
         root.present().map_err(drawing)?;
     }
     Ok(svg)
