@@ -79,7 +79,14 @@ fn html_report_renders_in_headless_chromium() {
         .arg(instance("clinical_trial.csv"))
         .arg("--schema")
         .arg(instance("clinical_trial.toml"))
-        .args(["--k-column", "k", "--method", "optimal", "--time-limit", "20s"])
+        .args([
+            "--k-column",
+            "k",
+            "--method",
+            "optimal",
+            "--time-limit",
+            "20s",
+        ])
         .args(["--quiet", "--html"])
         .arg(&html)
         .arg("--out")
@@ -90,7 +97,11 @@ fn html_report_renders_in_headless_chromium() {
     let url = format!("file://{}", html.display());
 
     let dom = chromium(&["--dump-dom".into(), url.clone()]);
-    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    assert!(
+        dom.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dom.stderr)
+    );
     let dom = String::from_utf8_lossy(&dom.stdout).to_string();
     for id in ["summary", "partition", "metrics", "timeline", "release"] {
         assert!(dom.contains(&format!("id=\"{id}\"")), "no #{id} in the DOM");
@@ -106,7 +117,11 @@ fn html_report_renders_in_headless_chromium() {
         format!("--screenshot={}", png.display()),
         url,
     ]);
-    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
+    assert!(
+        shot.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shot.stderr)
+    );
     let bytes = std::fs::read(&png).expect("a screenshot");
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     // A blank 1200 × 2600 page compresses to a few kilobytes; pictures and tables do not.
