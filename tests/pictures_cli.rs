@@ -173,6 +173,17 @@ fn picture_outputs_follow_the_output_rules() {
     assert!(std::fs::read_to_string(&svg_path)
         .unwrap()
         .starts_with("<svg"));
+    // The same run draws the same bytes.
+    let again = dir.path().join("again.svg");
+    let (code, err) = run(
+        dir.path(),
+        &["--method", "mdav", "--plot", s(&again), "--force"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read(&svg_path).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
     // Never over the input, never two outputs on one path.
     let input: PathBuf = instance("clinical_trial.csv");
     let (code, err) = run(

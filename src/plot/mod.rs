@@ -2,7 +2,8 @@
 //! file is read and nothing depends on the machine's fonts). Every function takes plain data
 //! and returns the SVG document as a `String`; output is deterministic (same data, same bytes).
 //!
-//! The library API, for the CLI and the benchmark runner:
+//! The library API, for the CLI and the benchmark runner (`Result` is `optik::error::Result`:
+//! malformed data, such as empty groups or lengths that disagree, is an `Error::Input`):
 //!
 //! ```text
 //! plot::timeline(&Timeline) -> Result<String>
@@ -19,15 +20,19 @@
 //! plot::heatmap(&Heatmap) -> Result<String>
 //!     Heatmap { title, x_label, y_label, col_labels, row_labels, values: Vec<Vec<Option<f64>>>,
 //!               value_label }
-//!     values[row][col]; rows drawn top to bottom; missing cells hatched grey; viridis colour
+//!     values[row][col]; rows drawn top to bottom; missing cells grey with a dash; viridis colour
 //!     scale with its range on a colour bar; each cell printed when the grid is small.
 //! plot::partition(&PartitionPicture) -> Result<String>
 //!     PartitionPicture { title, caption, x_label, y_label, points: Vec<(f64, f64)>,
 //!                        class: Vec<usize>, k: Vec<u32>, x_ticks, y_ticks }
 //!     One point per record (colour by class, marker size by k_i), one outline (convex hull)
 //!     per class labelled with the class's largest k_i.
-//! plot::layout::partition_picture(&QiTable, &RecordDistance, &Partition, &[u32], Axes) -> PartitionPicture
-//!     Places records by two quasi-identifiers or by classical MDS (plot::mds::classical_mds).
+//! plot::layout::partition_picture(&QiTable, &RecordDistance, &Partition, k: &[u32], &Axes,
+//!                                title: &str) -> PartitionPicture
+//!     Places records by two quasi-identifiers (Axes::Attributes, parsed by Axes::parse) or by
+//!     classical MDS (Axes::Mds, plot::mds::classical_mds(&[Vec<f64>], dims) -> Vec<Vec<f64>>);
+//!     samples whole classes above layout::MDS_LIMIT / layout::AXES_LIMIT records.
+//! plot::boxplot::summary(&[f64]) -> Option<Summary>   (the five numbers and outliers of a box)
 //! ```
 
 pub mod boxplot;
