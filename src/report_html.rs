@@ -89,7 +89,12 @@ pub fn render(
         verdict
     );
 
-    h.push_str("<section id=\"partition\">\n<h2>Partition</h2>\n<div class=\"figure\">\n");
+    h.push_str("<section id=\"partition\">\n<h2>Partition</h2>\n");
+    h.push_str(
+        "<p class=\"note\">The picture places records by their original (not generalised) values: \
+         it shows the data before anonymisation and is not part of the release.</p>\n",
+    );
+    h.push_str("<div class=\"figure\">\n");
     h.push_str(partition_svg);
     h.push_str("\n</div>\n</section>\n");
 

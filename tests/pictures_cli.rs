@@ -95,6 +95,7 @@ fn heuristic_run_writes_the_partition_picture_and_the_html_report() {
     // The very picture written by --plot is inlined.
     assert!(html.contains(&svg));
     assert!(html.contains("no time line"));
+    assert!(html.contains("not part of the release"));
     assert!(html.contains(&format!("The first 20 of {n} released rows")));
     let dbil = r["metrics"]["dbil"].as_f64().unwrap();
     assert!(html.contains(&format!("{:.4}", dbil).trim_end_matches('0').to_string()));

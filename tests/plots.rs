@@ -82,6 +82,12 @@ fn partition_picture_has_one_outline_per_class_and_one_point_per_record() {
     assert!(has_text(&els, "records placed by hand"));
     // Deterministic.
     assert_eq!(svg, plot::partition(&p).unwrap());
+    // Many k levels share the largest marker size, and the legend says so.
+    let mut many = picture();
+    many.k = vec![2, 3, 4, 5, 6, 7];
+    let els = elements(&plot::partition(&many).unwrap());
+    assert_eq!(count(&els, "circle"), 6 + 5);
+    assert!(has_text(&els, "k_i ≥ 6") && has_text(&els, "k_i = 5"));
     // Mismatched lengths are refused.
     let mut bad = picture();
     bad.k.pop();

@@ -36,9 +36,14 @@ const LEGEND: u32 = 170;
 /// Height of one caption line (the caption breaks after each `; `).
 const CAPTION_LINE: u32 = 22;
 
+/// Distinct marker sizes: the k levels beyond the first `SIZES − 1` share the largest one.
+const SIZES: usize = 5;
+
 /// Marker radius of each distinct k level (ascending k, growing radius).
 fn radii(levels: &[u32]) -> Vec<i32> {
-    (0..levels.len()).map(|r| 3 + 2 * r.min(4) as i32).collect()
+    (0..levels.len())
+        .map(|r| 3 + 2 * r.min(SIZES - 1) as i32)
+        .collect()
 }
 
 fn tick_label(ticks: &Option<Vec<String>>, v: f64) -> String {
@@ -56,7 +61,7 @@ fn tick_label(ticks: &Option<Vec<String>>, v: f64) -> String {
 }
 
 /// Draws the picture; the SVG has one `<polygon>` per class (its filled outline) and one
-/// `<circle>` per record plus one per k level in the legend.
+/// `<circle>` per record plus one per marker size in the legend (one per k level, at most 5).
 pub fn partition(p: &PartitionPicture) -> Result<String> {
     let n = p.points.len();
     if p.class.len() != n || p.k.len() != n {
@@ -206,14 +211,20 @@ pub fn partition(p: &PartitionPicture) -> Result<String> {
         };
         let text = |s: &str, y: i32, size: i32| text_at(s, 8, y, size);
         text("marker size: k_i", line(0), 17).map_err(drawing)?;
-        for (l, &k) in levels.iter().enumerate() {
+        let shown = levels.len().min(SIZES);
+        for (l, &k) in levels.iter().take(shown).enumerate() {
             let y = line(l as i32 + 1);
             legend
                 .draw(&Circle::new((22, y), radius[l], BLACK.mix(0.6).filled()))
                 .map_err(drawing)?;
-            text_at(&format!("k_i = {k}"), 40, y, 16).map_err(drawing)?;
+            let label = if l + 1 == SIZES && levels.len() > SIZES {
+                format!("k_i ≥ {k}")
+            } else {
+                format!("k_i = {k}")
+            };
+            text_at(&label, 40, y, 16).map_err(drawing)?;
         }
-        let below = line(levels.len() as i32 + 2);
+        let below = line(shown as i32 + 2);
         text(&format!("{} records", n), below, 16).map_err(drawing)?;
         text(&format!("{} classes", members.len()), below + 22, 16).map_err(drawing)?;
         text("outline: convex hull", below + 44, 16).map_err(drawing)?;
