@@ -1,6 +1,7 @@
 //! The HTML report renders in a real browser: headless Chromium loads it offline, its DOM has
 //! the report's sections with their inline SVG pictures, and a screenshot is not blank.
-//! Skipped (saying so on stderr) where /usr/bin/chromium is absent.
+//! Skipped (saying so on stderr) where /usr/bin/chromium is absent; OPTIK_CHROMIUM names
+//! another browser binary (or a missing one, to see the skip).
 
 mod common;
 use common::{instance, optik};
@@ -9,13 +10,16 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+/// The browser binary.
+fn browser() -> String {
+    std::env::var("OPTIK_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
 
 /// Runs headless Chromium with a fresh profile and no network side traffic; kills it after
 /// two minutes.
 fn chromium(args: &[String]) -> Output {
     let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(CHROMIUM)
+    let mut child = Command::new(browser())
         .args([
             "--headless",
             "--no-sandbox",
@@ -63,11 +67,12 @@ fn chromium(args: &[String]) -> Output {
 
 #[test]
 fn html_report_renders_in_headless_chromium() {
-    if !Path::new(CHROMIUM).exists() {
+    if !Path::new(&browser()).exists() {
         // Written past the test harness's capture so that the skip is visible.
         writeln!(
             std::io::stderr(),
-            "SKIPPED html_report_renders_in_headless_chromium: {CHROMIUM} is absent (apt-get install chromium)"
+            "SKIPPED html_report_renders_in_headless_chromium: {} is absent (apt-get install chromium)",
+            browser()
         )
         .ok();
         return;
