@@ -101,13 +101,15 @@ pub fn boxplot(b: &BoxPlot) -> Result<String> {
         return Err(input("a box plot needs at least one finite value"));
     }
     let g = b.groups.len();
-    let width = (160 + 110 * g as u32).clamp(480, 1400);
     let names: Vec<String> = b
         .groups
         .iter()
         .zip(&boxes)
         .map(|(gr, s)| format!("{} (n={})", gr.name, s.as_ref().map_or(0, |s| s.n)))
         .collect();
+    // Each group is as wide as its longest name (about 8 px a character at this font size).
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
+    let width = (160 + (8 * longest + 16).max(110) * g as u32).max(480);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, HEIGHT)).into_drawing_area();
