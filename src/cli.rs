@@ -237,6 +237,8 @@ pub struct AnonymiseArgs {
     /// Add a column with this name holding each record's class id.
     #[arg(long)]
     pub class_column: Option<String>,
+    #[command(flatten)]
+    pub pictures: crate::pictures::PictureArgs,
     /// Replace existing outputs.
     #[arg(long)]
     pub force: bool,
@@ -345,6 +347,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
     if let Some(r) = &a.report {
         outputs.push(r);
     }
+    outputs.extend(a.pictures.outputs());
     let mut inputs: Vec<&Path> = vec![&a.input.input];
     if let Some(s) = &a.input.schema {
         inputs.push(s);
@@ -359,6 +362,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             drop_missing: a.input.drop_missing,
         },
     )?;
+    let axes = a.pictures.axes(&ds)?;
     if let Some(c) = &a.class_column {
         if ds.table.headers.contains(c) {
             return Err(input(format!(
@@ -510,9 +514,15 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         }
         None => None,
     };
+    let staged_pictures = a
+        .pictures
+        .stage(&axes, &ds, &dist, &partition, &report, &rel)?;
     staged.commit()?;
     if let Some(r) = staged_report {
         r.commit()?;
+    }
+    for p in staged_pictures {
+        p.commit()?;
     }
     if !a.quiet {
         eprintln!(

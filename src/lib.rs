@@ -17,10 +17,13 @@ pub mod heuristics;
 pub mod hierarchy;
 pub mod metrics;
 pub mod output;
+pub mod pictures;
+pub mod plot;
 pub mod privacy;
 pub mod qi;
 pub mod release;
 pub mod report;
+pub mod report_html;
 pub mod schema;
 pub mod table;
 
