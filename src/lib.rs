@@ -5,6 +5,7 @@
 //! [`distance`] / instance → heuristics or exact engines → [`Partition`] → [`release`] +
 //! [`report`], with [`check`] verifying every release independently.
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod dataset;
@@ -20,6 +21,7 @@ pub mod privacy;
 pub mod qi;
 pub mod release;
 pub mod report;
+pub mod run;
 pub mod schema;
 pub mod table;
 
