@@ -11,11 +11,15 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     if let Ok(p) = path.canonicalize() {
         return Some(p);
     }
-    let parent = match path.parent() {
+    Some(parent_of(path).canonicalize().ok()?.join(path.file_name()?))
+}
+
+/// The folder a path lives in (`.` for a bare file name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    Some(parent.canonicalize().ok()?.join(path.file_name()?))
+    }
 }
 
 /// Refuses an output that is one of the inputs, another output, or an existing file without
@@ -24,10 +28,7 @@ pub fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> R
     let inputs: Vec<PathBuf> = inputs.iter().filter_map(|p| resolved(p)).collect();
     let mut seen: Vec<PathBuf> = Vec::new();
     for out in outputs {
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = parent_of(out);
         if !parent.is_dir() {
             return Err(in_file(
                 out,
@@ -124,10 +125,7 @@ impl StagedDir {
     /// of the same command, never an arbitrary folder). It must not contain any of `inputs`
     /// or the current folder.
     pub fn check(dest: &Path, marker: &str, inputs: &[&Path], force: bool) -> Result<()> {
-        let parent = match dest.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = parent_of(dest);
         if !parent.is_dir() {
             return Err(in_file(
                 dest,

@@ -50,19 +50,24 @@ fn grid_size(spec: &Path) -> usize {
     points * len(&v, "criteria").unwrap_or(1) * len(&v, "seeds").unwrap_or(1)
 }
 
+/// Runs `optik bench SPEC --out OUT EXTRA...`.
+fn bench(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    optik()
+        .arg("bench")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn smoke_spec_runs_and_every_row_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("smoke");
     let spec = spec_path("smoke.toml");
-    let o = optik()
-        .arg("bench")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
+    let o = bench(&spec, &out, &["--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(
         std::fs::read(out.join("spec.toml")).unwrap(),
@@ -116,16 +121,17 @@ fn smoke_spec_runs_and_every_row_is_checked() {
     }
 
     // The folder exists: refused without --force (exit 2), replaced with it.
-    let again = optik()
-        .arg("bench")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
+    let again = bench(&spec, &out, &["--quiet"]);
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    std::fs::write(out.join("results.md"), "stale").unwrap();
+    let forced = bench(&spec, &out, &["--force", "--quiet"]);
+    assert!(forced.status.success());
+    assert!(std::fs::read_to_string(out.join("results.md"))
+        .unwrap()
+        .starts_with("# optik bench results"));
+    let siblings = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(siblings, 1, "no temporary folder is left beside the output");
 }
 
 /// Writes a spec into `dir` and runs it; asserts exit 2, a one-line error containing every
@@ -139,14 +145,7 @@ fn bad_spec(text: &str, expect: &[&str]) {
         "age,city\n30,Paris\n31,Paris\n45,Lyon\n47,Lyon\n",
     )
     .unwrap();
-    let out = dir.path().join("out");
-    let o = optik()
-        .arg("bench")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = bench(&spec, &dir.path().join("out"), &[]);
     let stderr = String::from_utf8_lossy(&o.stderr).to_string();
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
@@ -180,14 +179,8 @@ fn the_good_spec_of_the_bad_spec_tests_runs() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    optik()
-        .arg("bench")
-        .arg(dir.path().join("good.toml"))
-        .arg("--out")
-        .arg(&out)
-        .arg("--quiet")
-        .assert()
-        .success();
+    let o = bench(&dir.path().join("good.toml"), &out, &["--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 2, "{csv}");
 }
@@ -227,41 +220,43 @@ fn unknown_method_is_named() {
 
 #[test]
 fn other_bad_specs() {
-    // optimal without a time limit, an option of another method, two k sources, bad k_dist,
-    // a column that does not exist, a sample larger than the table.
-    bad_spec(&GOOD.replace("\"mdav\"", "\"optimal\""), &["time_limit"]);
-    bad_spec(
-        &GOOD.replace("method = \"mdav\"", "method = \"mdav\"\nengine = \"cp\""),
-        &["methods[0].engine"],
-    );
-    bad_spec(
-        &GOOD.replace("k = 2", "k = 2\nk_column = \"k\""),
-        &["exactly one of k"],
-    );
-    bad_spec(&GOOD.replace("k = 2", "k_dist = \"2:0.5\""), &["k_dist"]);
-    bad_spec(&GOOD.replace("age,city", "age,town"), &["town"]);
-    bad_spec(
-        &GOOD.replace("k = 2", "k = 2\nrows = 10"),
-        &["sample of 10 rows"],
-    );
-    bad_spec(
-        &GOOD.replace("k = 2", "k = 9"),
-        &["larger than the number of records"],
-    );
-    bad_spec(
-        &format!("criteria = [\"dbil\", \"size\"]\n{GOOD}"),
-        &["unknown criterion 'size'"],
-    );
-    bad_spec(
-        &format!("criteria = [\"diameter\"]\ntime_limit = \"1s\"\n{GOOD}")
-            .replace("\"mdav\"", "\"optimal\"\nengine = \"colgen\""),
-        &["colgen cannot optimise diameter"],
-    );
-    bad_spec(
-        &GOOD.replace(
-            "method = \"mdav\"",
-            "method = \"mdav\"\ninstances = [\"u\"]",
+    let top = |extra: &str| format!("{extra}\n{GOOD}");
+    let edit = |from: &str, to: &str| GOOD.replace(from, to);
+    let cases: Vec<(String, &[&str])> = vec![
+        (edit("\"mdav\"", "\"optimal\""), &["time_limit"]),
+        (
+            edit("method = \"mdav\"", "method = \"mdav\"\nengine = \"cp\""),
+            &["methods[0].engine"],
         ),
-        &["methods[0].instances", "'u'"],
-    );
+        (
+            edit(
+                "method = \"mdav\"",
+                "method = \"mdav\"\ninstances = [\"u\"]",
+            ),
+            &["methods[0].instances", "'u'"],
+        ),
+        (
+            edit("k = 2", "k = 2\nk_column = \"k\""),
+            &["exactly one of k"],
+        ),
+        (edit("k = 2", "k_dist = \"2:0.5\""), &["k_dist"]),
+        (edit("age,city", "age,town"), &["town"]),
+        (edit("k = 2", "k = 2\nrows = 10"), &["sample of 10 rows"]),
+        (
+            edit("k = 2", "k = 9"),
+            &["larger than the number of records"],
+        ),
+        (
+            top("criteria = [\"dbil\", \"size\"]"),
+            &["unknown criterion 'size'"],
+        ),
+        (
+            top("criteria = [\"diameter\"]\ntime_limit = \"1s\"")
+                .replace("\"mdav\"", "\"optimal\"\nengine = \"colgen\""),
+            &["colgen cannot optimise diameter"],
+        ),
+    ];
+    for (spec, expect) in cases {
+        bad_spec(&spec, expect);
+    }
 }

@@ -309,20 +309,9 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
         criterion: p.criterion.name().to_string(),
         seed: prep.seed,
         status: "error".to_string(),
-        objective: None,
-        lower_bound: None,
-        gap: None,
-        time_s: 0.0,
-        nodes: None,
-        columns: None,
-        dbil: None,
-        ratio: None,
-        ratio_to: String::new(),
-        check: String::new(),
-        classes: None,
-        note: String::new(),
         own_k: p.form == Form::Ki,
         maximise: p.criterion.maximise(),
+        ..Row::default()
     };
     let t = Instant::now();
     let outcome = run::partition(ds, &prep.dist, &solver, p.criterion, &ProgressBar::hidden());

@@ -6,7 +6,7 @@ use crate::error::{internal, Result};
 use serde::Serialize;
 
 /// One run of the grid, as written to `results.csv`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Row {
     pub instance: String,
     pub n: usize,
@@ -279,26 +279,15 @@ mod tests {
             instance: "a".into(),
             n: 10,
             method: method.into(),
-            engine: String::new(),
             form: "ki".into(),
-            cost: String::new(),
             criterion: "dbil".into(),
             seed: 1,
             status: status.into(),
             objective: Some(objective),
             lower_bound: lb,
-            gap: None,
-            time_s: 0.0,
-            nodes: None,
-            columns: None,
-            dbil: None,
-            ratio: None,
-            ratio_to: String::new(),
             check: "ok".into(),
-            classes: None,
-            note: String::new(),
             own_k,
-            maximise: false,
+            ..Row::default()
         }
     }
 
