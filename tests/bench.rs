@@ -179,8 +179,10 @@ fn the_good_spec_of_the_bad_spec_tests_runs() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = bench(&dir.path().join("good.toml"), &out, &["--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bench(&dir.path().join("good.toml"), &out, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("exact runs one at a time"), "{stderr}");
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 2, "{csv}");
 }

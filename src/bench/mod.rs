@@ -103,7 +103,7 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
     };
     let bar = progress_bar(a.quiet, points.len());
     if !a.quiet {
-        bar.println(format!(
+        eprintln!(
             "{} runs: {} heuristic runs {}, then {} exact runs one at a time (timed, nothing else running)",
             points.len(),
             heuristic.len(),
@@ -113,7 +113,7 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
                 "one at a time".to_string()
             },
             exact.len()
-        ));
+        );
     }
     let one = |i: usize| {
         let row = run_point(&spec, &prepared, &points[i], &bar);
