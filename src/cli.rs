@@ -4,15 +4,16 @@ use crate::check::{self, CheckReport};
 use crate::dataset::{Dataset, LoadOptions};
 use crate::error::{in_file, input, internal, Result};
 use crate::exact::{self, ExactOptions};
-use crate::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use crate::heuristics::{Form, HeuristicOptions, KMemberCost, Method};
 use crate::output::{check_destinations, Staged};
 use crate::privacy::{self, KSource};
 use crate::report::{
     ConstraintsSummary, InputSummary, OutputSummary, QiSummary, Report, SchemaSummary,
 };
+use crate::run::{self, Solver};
 use crate::schema::{Role, Schema};
 use crate::table::{is_missing, Table};
-use crate::{metrics, qi, release, Criterion};
+use crate::{qi, release, Criterion};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -42,6 +43,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Measure the privacy and utility of any table (a release, another tool's output, an original).
     Assess(crate::assess::AssessArgs),
+    /// Run a benchmark grid from a TOML spec; write results.csv, results.md and the spec.
+    Bench(crate::bench::BenchArgs),
 }
 
 /// `optik export` formats.
@@ -275,6 +278,7 @@ pub fn main() -> i32 {
         Command::Check(c) => check_command(&c),
         Command::Export(e) => export(&e).map(|_| 0),
         Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
+        Command::Bench(b) => crate::bench::bench(&b).map(|_| 0),
     };
     match result {
         Ok(code) => code,
@@ -371,59 +375,40 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         }
     }
     let dist = ds.distance();
-    let (partition, exact) = match a.method.heuristic() {
-        Some(method) => {
-            let opts = HeuristicOptions {
-                method,
-                form: a.form,
-                cost: a.cost,
-                seed: a.k.seed,
-            };
-            let bar = progress(a.quiet || ds.n() < 2_000, ds.n(), method.name());
-            let p = heuristics::run(&opts, &ds.qi, &dist, &ds.k, &bar);
-            bar.finish_and_clear();
-            (p, None)
-        }
-        None => {
-            if !(a.scale.is_finite() && a.scale > 0.0) {
-                return Err(input(format!("--scale must be positive, got {}", a.scale)));
-            }
-            let outcome = exact::solve(
-                &ds,
-                &dist,
-                &ExactOptions {
-                    engine: a.engine,
-                    criterion: a.criterion,
-                    time_limit: a.time_limit,
-                    size_cap: !a.no_size_cap,
-                    lp_bound: !a.no_lp_bound,
-                    lp_primal: !a.no_lp_primal,
-                    search: a.search,
-                    scale: a.scale,
-                    seed: a.k.seed,
-                    quiet: a.quiet,
-                },
-            )?;
-            (outcome.partition.clone(), Some(outcome))
-        }
+    let solver = match a.method.heuristic() {
+        Some(method) => Solver::Heuristic(HeuristicOptions {
+            method,
+            form: a.form,
+            cost: a.cost,
+            seed: a.k.seed,
+        }),
+        None => Solver::Exact(ExactOptions {
+            engine: a.engine,
+            criterion: a.criterion,
+            time_limit: a.time_limit,
+            size_cap: !a.no_size_cap,
+            lp_bound: !a.no_lp_bound,
+            lp_primal: !a.no_lp_primal,
+            search: a.search,
+            scale: a.scale,
+            seed: a.k.seed,
+            quiet: a.quiet,
+        }),
     };
-    if partition.len() != ds.n() {
-        return Err(internal(format!(
-            "{} returned a partition of {} records, expected {}",
-            a.method.name(),
-            partition.len(),
-            ds.n()
-        )));
-    }
-    let violations = partition.violations(&ds.k);
-    if !violations.is_empty() {
-        return Err(internal(format!(
-            "{} produced a partition that is not k_i-anonymous ({} records below their k_i); nothing was written",
-            a.method.name(),
-            violations.len()
-        )));
-    }
-    let m = metrics::compute(&ds.qi, &dist, &ds.k, &partition);
+    let bar = progress(
+        a.quiet || ds.n() < 2_000 || matches!(solver, Solver::Exact(_)),
+        ds.n(),
+        solver.name(),
+    );
+    let run::Outcome {
+        partition,
+        exact,
+        metrics: m,
+        status,
+        objective,
+        lower_bound,
+    } = run::partition(&ds, &dist, &solver, a.criterion, &bar)?;
+    bar.finish_and_clear();
     let rel = release::build(&ds, &partition, a.class_column.as_deref());
     let staged = Staged::write(&a.out, &rel.to_csv(ds.table.delimiter))?;
     let check = check::check_file(staged.path(), Some(ds.table.delimiter), &rel.quasi, &ds.k)?;
@@ -433,19 +418,6 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             check.violations
         )));
     }
-    let (status, objective, lower_bound) = match &exact {
-        Some(e) => (e.status.clone(), e.objective, e.lower_bound),
-        None => (
-            "heuristic".to_string(),
-            match a.criterion {
-                Criterion::Dbil => m.dbil,
-                Criterion::Diameter => m.max_diameter,
-                Criterion::Split => m.split.unwrap_or(0.0),
-                Criterion::Wcsd => m.wcsd,
-            },
-            None,
-        ),
-    };
     let report = Report {
         optik_version: env!("CARGO_PKG_VERSION"),
         input: InputSummary {

@@ -44,6 +44,18 @@ pub fn at_cell(path: &Path, line: u64, column: &str, msg: impl std::fmt::Display
     ))
 }
 
+/// A TOML parse error in `path` (whose text is `text`) as one line: `FILE: line L: msg`.
+pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
+    let msg = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            in_file(path, format!("line {line}: {msg}"))
+        }
+        None => in_file(path, msg),
+    }
+}
+
 /// Internal failure.
 pub fn internal(msg: impl Into<String>) -> Error {
     Error::Internal(msg.into())

@@ -122,6 +122,12 @@ fn warm_starts(seed: u64) -> [HeuristicOptions; 3] {
 
 /// Solves a dataset exactly with the chosen engine, warm-started by the best heuristic.
 pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result<ExactOutcome> {
+    if !(opts.scale.is_finite() && opts.scale > 0.0) {
+        return Err(input(format!(
+            "--scale must be positive, got {}",
+            opts.scale
+        )));
+    }
     if ds.n() > MAX_EXACT_RECORDS {
         return Err(input(format!(
             "--method optimal holds an n × n matrix and accepts at most {MAX_EXACT_RECORDS} records; this table has {}",

@@ -6,6 +6,7 @@
 //! [`report`], with [`check`] verifying every release independently.
 
 pub mod assess;
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod dataset;
@@ -24,6 +25,7 @@ pub mod qi;
 pub mod release;
 pub mod report;
 pub mod report_html;
+pub mod run;
 pub mod schema;
 pub mod table;
 

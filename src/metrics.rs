@@ -26,6 +26,18 @@ pub struct Metrics {
     pub wcsd: f64,
 }
 
+impl Metrics {
+    /// The value of one criterion (split is 0 for a single class).
+    pub fn value(&self, criterion: crate::Criterion) -> f64 {
+        match criterion {
+            crate::Criterion::Dbil => self.dbil,
+            crate::Criterion::Diameter => self.max_diameter,
+            crate::Criterion::Split => self.split.unwrap_or(0.0),
+            crate::Criterion::Wcsd => self.wcsd,
+        }
+    }
+}
+
 /// Smallest distance between records of different classes (`None` for one class).
 ///
 /// With a numeric or ordinal attribute, records are swept in the order of the coordinate with

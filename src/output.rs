@@ -11,11 +11,15 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     if let Ok(p) = path.canonicalize() {
         return Some(p);
     }
-    let parent = match path.parent() {
+    Some(parent_of(path).canonicalize().ok()?.join(path.file_name()?))
+}
+
+/// The folder a path lives in (`.` for a bare file name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    Some(parent.canonicalize().ok()?.join(path.file_name()?))
+    }
 }
 
 /// Refuses an output that is one of the inputs, another output, or an existing file without
@@ -24,10 +28,7 @@ pub fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> R
     let inputs: Vec<PathBuf> = inputs.iter().filter_map(|p| resolved(p)).collect();
     let mut seen: Vec<PathBuf> = Vec::new();
     for out in outputs {
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = parent_of(out);
         if !parent.is_dir() {
             return Err(in_file(
                 out,
@@ -109,6 +110,143 @@ impl Drop for Staged {
     }
 }
 
+/// An output folder built in a temporary sibling and moved into place by `commit`, so that a
+/// reader sees either the previous folder or the complete new one; dropping it without a
+/// commit removes the temporary folder.
+pub struct StagedDir {
+    tmp: PathBuf,
+    dest: PathBuf,
+    committed: bool,
+}
+
+impl StagedDir {
+    /// Checks that `dest` can become the output folder: its parent exists, and `dest` is
+    /// absent, an empty folder, or (with `force`) a folder holding `marker` (a previous output
+    /// of the same command, never an arbitrary folder). It must not contain any of `inputs`
+    /// or the current folder.
+    pub fn check(dest: &Path, marker: &str, inputs: &[&Path], force: bool) -> Result<()> {
+        let parent = parent_of(dest);
+        if !parent.is_dir() {
+            return Err(in_file(
+                dest,
+                format!("output folder's parent {} does not exist", parent.display()),
+            ));
+        }
+        let Some(resolved) = resolved(dest) else {
+            return Err(in_file(dest, "not a valid output folder"));
+        };
+        if dest.exists() && !dest.is_dir() {
+            return Err(in_file(dest, "output exists and is not a folder"));
+        }
+        let cwd = std::env::current_dir()
+            .ok()
+            .and_then(|c| c.canonicalize().ok());
+        for p in inputs.iter().filter_map(|p| resolved_file(p)).chain(cwd) {
+            if p.starts_with(&resolved) {
+                return Err(in_file(
+                    dest,
+                    format!(
+                        "output folder contains {}; choose another folder",
+                        p.display()
+                    ),
+                ));
+            }
+        }
+        if dest.is_dir() {
+            let empty = std::fs::read_dir(dest)
+                .map_err(|e| in_file(dest, format!("cannot read: {e}")))?
+                .next()
+                .is_none();
+            if !empty && !force {
+                return Err(in_file(
+                    dest,
+                    "output folder exists and is not empty (use --force to replace it)",
+                ));
+            }
+            if !empty && !dest.join(marker).is_file() {
+                return Err(in_file(
+                    dest,
+                    format!("--force replaces only a previous output folder (one holding {marker}); this one has none"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the temporary sibling folder of `dest`.
+    pub fn create(dest: &Path) -> Result<StagedDir> {
+        let name = dest
+            .file_name()
+            .ok_or_else(|| in_file(dest, "not a folder path"))?
+            .to_string_lossy()
+            .to_string();
+        let tmp = dest.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        if tmp.exists() {
+            std::fs::remove_dir_all(&tmp)
+                .map_err(|e| in_file(&tmp, format!("cannot remove a stale folder: {e}")))?;
+        }
+        std::fs::create_dir(&tmp).map_err(|e| in_file(dest, format!("cannot create: {e}")))?;
+        Ok(StagedDir {
+            tmp,
+            dest: dest.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    /// The temporary folder to write into.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Writes one file into the temporary folder.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.tmp.join(name);
+        let mut f = std::fs::File::create(&path)
+            .map_err(|e| in_file(&self.dest.join(name), format!("cannot write: {e}")))?;
+        f.write_all(bytes)
+            .and_then(|_| f.sync_all())
+            .map_err(|e| in_file(&self.dest.join(name), format!("cannot write: {e}")))
+    }
+
+    /// Moves the folder into place, replacing a previous one (moved aside first, then removed).
+    pub fn commit(mut self) -> Result<()> {
+        let fail = |e: std::io::Error| in_file(&self.dest, format!("cannot write: {e}"));
+        let old = self.dest.with_file_name(format!(
+            ".{}.{}.old",
+            self.dest.file_name().unwrap_or_default().to_string_lossy(),
+            std::process::id()
+        ));
+        let replaced = self.dest.is_dir();
+        if replaced {
+            std::fs::rename(&self.dest, &old).map_err(fail)?;
+        }
+        if let Err(e) = std::fs::rename(&self.tmp, &self.dest) {
+            if replaced {
+                let _ = std::fs::rename(&old, &self.dest);
+            }
+            return Err(fail(e));
+        }
+        self.committed = true;
+        if replaced {
+            std::fs::remove_dir_all(&old).map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for StagedDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// The absolute form of an existing path.
+fn resolved_file(path: &Path) -> Option<PathBuf> {
+    path.canonicalize().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +279,35 @@ mod tests {
         assert!(!tmp.exists() && !dest.exists());
         Staged::write(&dest, b"abc").unwrap().commit().unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn staged_folders_replace_only_previous_outputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("spec.toml");
+        std::fs::write(&spec, "x").unwrap();
+        let out = dir.path().join("out");
+        assert!(StagedDir::check(&out, "results.csv", &[&spec], false).is_ok());
+        assert!(StagedDir::check(dir.path(), "results.csv", &[&spec], true).is_err());
+        let staged = StagedDir::create(&out).unwrap();
+        staged.write("results.csv", b"a").unwrap();
+        let tmp = staged.path().to_path_buf();
+        drop(staged);
+        assert!(!tmp.exists() && !out.exists());
+        let staged = StagedDir::create(&out).unwrap();
+        staged.write("results.csv", b"a").unwrap();
+        staged.commit().unwrap();
+        assert!(StagedDir::check(&out, "results.csv", &[&spec], false).is_err());
+        assert!(StagedDir::check(&out, "results.csv", &[&spec], true).is_ok());
+        let staged = StagedDir::create(&out).unwrap();
+        staged.write("results.csv", b"b").unwrap();
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read(out.join("results.csv")).unwrap(), b"b");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "only spec.toml and out remain");
+        let other = dir.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("notes.txt"), "keep").unwrap();
+        assert!(StagedDir::check(&other, "results.csv", &[&spec], true).is_err());
     }
 }

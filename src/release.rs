@@ -129,6 +129,18 @@ impl Release {
         }
         w.into_inner().expect("writing to memory")
     }
+
+    /// The release as a table in memory (named `label`, data on lines 2, 3, ...), for the
+    /// independent check when no file is written (`optik bench`).
+    pub fn to_table(&self, label: &str, delimiter: u8) -> crate::table::Table {
+        crate::table::Table {
+            path: label.into(),
+            delimiter,
+            headers: self.headers.clone(),
+            rows: self.rows.clone(),
+            lines: (2..2 + self.rows.len() as u64).collect(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -87,16 +87,8 @@ impl Schema {
     pub fn read(path: &Path) -> Result<Schema> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read schema: {e}")))?;
-        let file: SchemaFile = toml::from_str(&text).map_err(|e| {
-            let msg = e.message().to_string();
-            match e.span() {
-                Some(span) => {
-                    let line = text[..span.start].matches('\n').count() + 1;
-                    in_file(path, format!("line {line}: {msg}"))
-                }
-                None => in_file(path, msg),
-            }
-        })?;
+        let file: SchemaFile =
+            toml::from_str(&text).map_err(|e| crate::error::toml_error(path, &text, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let mut columns = Vec::new();
         for (name, c) in file.columns {

@@ -1,0 +1,365 @@
+//! `optik bench SPEC.toml --out DIR`: runs a grid of instances × seeds × criteria × methods ×
+//! forms from a TOML spec with the same library calls as `optik anonymise`, checks every
+//! released table independently, and writes `results.csv`, `results.md` and a copy of the spec
+//! into DIR atomically. Exact (timed) runs run one at a time; heuristic runs may share the
+//! machine through rayon.
+
+mod results;
+pub mod spec;
+
+use crate::check;
+use crate::dataset::Dataset;
+use crate::distance::RecordDistance;
+use crate::error::{in_file, internal, Error, Result};
+use crate::exact::{ExactOptions, MAX_EXACT_RECORDS};
+use crate::heuristics::{effective_k, Form, HeuristicOptions, KMemberCost};
+use crate::output::StagedDir;
+use crate::release;
+use crate::run::{self, Solver};
+use crate::table::Table;
+use crate::{cli::MethodArg, Criterion, Instance};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use optik_models::cp::{objective_of, Search};
+use rayon::prelude::*;
+use results::Row;
+use spec::{MethodSpec, Spec};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// File names inside the output folder.
+pub const RESULTS_CSV: &str = "results.csv";
+pub const RESULTS_MD: &str = "results.md";
+pub const SPEC_COPY: &str = "spec.toml";
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Benchmark spec (TOML); relative paths inside resolve against its folder.
+    pub spec: PathBuf,
+    /// Output folder (written atomically: staged in a temporary sibling, renamed at the end).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an existing, non-empty output folder of a previous `optik bench`.
+    #[arg(long)]
+    pub force: bool,
+    /// Run the heuristic runs one at a time too (their times are then comparable).
+    #[arg(long)]
+    pub sequential: bool,
+    /// No progress bar or summary on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One instance of the spec made ready for one seed.
+struct Prepared {
+    instance: usize,
+    seed: u64,
+    ds: Dataset,
+    /// The same records with every k_i raised to max k_i, for exact runs of form k.
+    ds_k: Option<Dataset>,
+    dist: RecordDistance,
+    /// The exact engines' integer instance, on which every run's objective is evaluated.
+    exact: Option<Instance>,
+}
+
+/// One grid point.
+struct Point<'a> {
+    prepared: usize,
+    criterion: Criterion,
+    method: &'a MethodSpec,
+    form: Form,
+}
+
+/// Runs `optik bench`.
+pub fn bench(a: &BenchArgs) -> Result<()> {
+    let start = Instant::now();
+    let spec = Spec::read(&a.spec)?;
+    StagedDir::check(&a.out, RESULTS_CSV, &spec.inputs(), a.force)?;
+    let prepared = prepare(&spec)?;
+    let mut points = Vec::new();
+    for (p, prep) in prepared.iter().enumerate() {
+        for &criterion in &spec.criteria {
+            for method in &spec.methods {
+                if !method.runs_on(&spec.instances[prep.instance].name) {
+                    continue;
+                }
+                for &form in &method.forms {
+                    points.push(Point {
+                        prepared: p,
+                        criterion,
+                        method,
+                        form,
+                    });
+                }
+            }
+        }
+    }
+    let (exact, heuristic): (Vec<usize>, Vec<usize>) =
+        (0..points.len()).partition(|&i| points[i].method.method == MethodArg::Optimal);
+    let threads = if a.sequential {
+        1
+    } else {
+        rayon::current_num_threads()
+    };
+    let bar = progress_bar(a.quiet, points.len());
+    if !a.quiet {
+        eprintln!(
+            "{} runs: {} heuristic runs {}, then {} exact runs one at a time (timed, nothing else running)",
+            points.len(),
+            heuristic.len(),
+            if threads > 1 {
+                format!("in parallel on {threads} rayon threads")
+            } else {
+                "one at a time".to_string()
+            },
+            exact.len()
+        );
+    }
+    let one = |i: usize| {
+        let row = run_point(&spec, &prepared, &points[i], &bar);
+        bar.inc(1);
+        (i, row)
+    };
+    let mut done: Vec<(usize, Row)> = if threads > 1 {
+        heuristic.par_iter().map(|&i| one(i)).collect()
+    } else {
+        heuristic.iter().map(|&i| one(i)).collect()
+    };
+    for &i in &exact {
+        let p = &points[i];
+        bar.set_message(format!(
+            "{} seed {} optimal ({})",
+            spec.instances[prepared[p.prepared].instance].name,
+            prepared[p.prepared].seed,
+            p.method.engine.resolve(p.criterion).name()
+        ));
+        done.push(one(i));
+    }
+    bar.finish_and_clear();
+    done.sort_by_key(|d| d.0);
+    let mut rows: Vec<Row> = done.into_iter().map(|d| d.1).collect();
+    results::fill_ratios(&mut rows);
+    let header = results::Header {
+        spec: &a.spec.display().to_string(),
+        description: spec.description.as_deref(),
+        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        cores: std::thread::available_parallelism().map_or(1, |c| c.get()),
+        heuristic_threads: threads,
+        wall_s: start.elapsed().as_secs_f64(),
+        instances: spec
+            .instances
+            .iter()
+            .map(|i| {
+                let n = prepared
+                    .iter()
+                    .find(|p| spec.instances[p.instance].name == i.name)
+                    .map_or(0, |p| p.ds.n());
+                format!(
+                    "{}: `{}`, {} ({} records), {}",
+                    i.name,
+                    i.csv_given.display(),
+                    i.sample.describe(),
+                    n,
+                    i.k_description()
+                )
+            })
+            .collect(),
+        scale: spec.scale,
+    };
+    let staged = StagedDir::create(&a.out)?;
+    staged.write(RESULTS_CSV, &results::to_csv(&rows)?)?;
+    staged.write(RESULTS_MD, results::to_markdown(&header, &rows).as_bytes())?;
+    staged.write(SPEC_COPY, spec.text.as_bytes())?;
+    staged.commit()?;
+    let failed = rows
+        .iter()
+        .filter(|r| r.status == "error" || r.check != "ok")
+        .count();
+    if !a.quiet {
+        eprintln!(
+            "{} runs in {:.1} s; results in {}",
+            rows.len(),
+            start.elapsed().as_secs_f64(),
+            a.out.display()
+        );
+    }
+    if failed > 0 {
+        return Err(internal(format!(
+            "{failed} of {} runs failed (status error or a failed check); see {}",
+            rows.len(),
+            a.out.join(RESULTS_MD).display()
+        )));
+    }
+    Ok(())
+}
+
+fn progress_bar(quiet: bool, n: usize) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(
+        ProgressStyle::with_template("bench [{elapsed_precise}] {bar:30} {pos}/{len} runs {msg}")
+            .expect("valid template"),
+    );
+    bar
+}
+
+/// Loads every instance for every seed; any problem is a spec error naming the instance.
+fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
+    let mut out = Vec::new();
+    for (ii, inst) in spec.instances.iter().enumerate() {
+        let exact_runs = spec
+            .methods
+            .iter()
+            .filter(|m| m.method == MethodArg::Optimal && m.runs_on(&inst.name));
+        let needs_exact = exact_runs.clone().next().is_some();
+        let needs_k_form = exact_runs.clone().any(|m| m.forms.contains(&Form::K));
+        let wrap = |e: Error| in_file(&spec.path, format!("instances[{ii}] '{}': {e}", inst.name));
+        let table =
+            Table::read(&inst.csv, inst.delimiter.or(inst.schema.delimiter)).map_err(wrap)?;
+        for &seed in &spec.seeds {
+            let ks = inst.k_source(seed).map_err(wrap)?;
+            let ds = Dataset::from_table(
+                table.clone(),
+                inst.schema.clone(),
+                &ks,
+                inst.drop_missing,
+                inst.sample,
+            )
+            .map_err(wrap)?;
+            if needs_exact && ds.n() > MAX_EXACT_RECORDS {
+                return Err(wrap(Error::Input(format!(
+                    "{} records, but optimal runs accept at most {MAX_EXACT_RECORDS}",
+                    ds.n()
+                ))));
+            }
+            let ds_k = needs_k_form.then(|| {
+                let mut d = ds.clone();
+                d.k = effective_k(Form::K, &ds.k);
+                d
+            });
+            let dist = ds.distance();
+            let exact = if ds.n() <= MAX_EXACT_RECORDS {
+                Some(
+                    dist.instance(ds.k.clone(), spec.scale)
+                        .map_err(|e| wrap(Error::Input(e)))?,
+                )
+            } else {
+                None
+            };
+            out.push(Prepared {
+                instance: ii,
+                seed,
+                ds,
+                ds_k,
+                dist,
+                exact,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Runs one grid point and checks its release; failures become rows with status `error`.
+fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -> Row {
+    let prep = &prepared[p.prepared];
+    let instance = &spec.instances[prep.instance];
+    let m = p.method;
+    let (solver, ds) = match m.method.heuristic() {
+        Some(method) => (
+            Solver::Heuristic(HeuristicOptions {
+                method,
+                form: p.form,
+                cost: m.cost,
+                seed: prep.seed,
+            }),
+            &prep.ds,
+        ),
+        None => (
+            Solver::Exact(ExactOptions {
+                engine: m.engine,
+                criterion: p.criterion,
+                time_limit: m.time_limit,
+                size_cap: true,
+                lp_bound: true,
+                lp_primal: true,
+                search: Search::DEFAULT,
+                scale: spec.scale,
+                seed: prep.seed,
+                quiet: true,
+            }),
+            match (p.form, &prep.ds_k) {
+                (Form::K, Some(d)) => d,
+                _ => &prep.ds,
+            },
+        ),
+    };
+    let mut row = Row {
+        instance: instance.name.clone(),
+        n: ds.n(),
+        method: m.method.name().to_string(),
+        engine: match m.method {
+            MethodArg::Optimal => m.engine.resolve(p.criterion).name().to_string(),
+            _ => String::new(),
+        },
+        form: p.form.name().to_string(),
+        cost: match m.method {
+            MethodArg::Kmember => KMemberCost::name(m.cost).to_string(),
+            _ => String::new(),
+        },
+        criterion: p.criterion.name().to_string(),
+        seed: prep.seed,
+        status: "error".to_string(),
+        own_k: p.form == Form::Ki,
+        maximise: p.criterion.maximise(),
+        ..Row::default()
+    };
+    let t = Instant::now();
+    let outcome = run::partition(ds, &prep.dist, &solver, p.criterion, &ProgressBar::hidden());
+    row.time_s = t.elapsed().as_secs_f64();
+    let o = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            bar.suspend(|| eprintln!("{} / {} seed {}: {e}", row.instance, row.method, row.seed));
+            row.note = e.to_string();
+            return row;
+        }
+    };
+    let objective = match &prep.exact {
+        Some(inst) => inst.to_units(objective_of(inst, &o.partition, p.criterion)),
+        None => o.objective,
+    };
+    if let Some(e) = &o.exact {
+        row.lower_bound = e.lower_bound;
+        row.gap = e.gap;
+        row.nodes = Some(e.nodes);
+        row.columns = (e.engine != "cp").then_some(e.stats.columns);
+        if (e.objective - objective).abs() > 1e-9 * objective.abs().max(1.0) {
+            row.note = format!(
+                "the engine reports {} but its partition evaluates to {objective}",
+                e.objective
+            );
+        } else if let Some(note) = &e.note {
+            row.note = note.replace(['\n', '|'], " ");
+        }
+    }
+    row.status = o.status;
+    row.objective = Some(objective);
+    row.dbil = Some(o.metrics.dbil);
+    row.classes = Some(o.partition.num_classes());
+    // The independent check, on the released text, against the k the run enforced.
+    let enforced = effective_k(p.form, &prep.ds.k);
+    let rel = release::build(ds, &o.partition, None);
+    let label = format!("{} / {} / seed {}", row.instance, row.method, row.seed);
+    row.check = match check::check_table(
+        &rel.to_table(&label, ds.table.delimiter),
+        &rel.quasi,
+        &enforced,
+    ) {
+        Ok(c) if c.verified => "ok".to_string(),
+        Ok(c) => format!("FAILED ({} records below their k)", c.violations),
+        Err(e) => format!("FAILED ({e})"),
+    };
+    row
+}

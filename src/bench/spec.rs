@@ -1,0 +1,472 @@
+//! The benchmark spec: a TOML file naming instances (table, schema, sample, k_i source),
+//! methods, forms, criteria, seeds and a time limit. Parsed strictly (an unknown key is an
+//! error naming it) and resolved against the spec's own folder, so a spec runs the same from
+//! anywhere.
+
+use crate::cli::{KArgs, MethodArg, Privacy};
+use crate::dataset::RowSample;
+use crate::error::{in_file, Error, Result};
+use crate::exact::{self, Engine};
+use crate::heuristics::{Form, KMemberCost};
+use crate::privacy::KSource;
+use crate::schema::Schema;
+use crate::Criterion;
+use clap::ValueEnum;
+use serde::{Deserialize, Deserializer};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A value read from TOML by its command-line name (`--method`, `--engine`, `--form`,
+/// `--cost`), so the spec accepts exactly what the CLI accepts.
+#[derive(Clone, Copy, Debug)]
+struct Flag<T>(T);
+
+/// The spec key a [`Flag`] value belongs to, for error messages.
+trait Key {
+    const KEY: &'static str;
+}
+
+impl Key for MethodArg {
+    const KEY: &'static str = "method";
+}
+impl Key for Engine {
+    const KEY: &'static str = "engine";
+}
+impl Key for Form {
+    const KEY: &'static str = "form";
+}
+impl Key for KMemberCost {
+    const KEY: &'static str = "cost";
+}
+
+/// A criterion read by its command-line name.
+#[derive(Clone, Copy, Debug)]
+struct CriterionName(Criterion);
+
+impl<'de> Deserialize<'de> for CriterionName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse()
+            .map(CriterionName)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de, T: ValueEnum + Key> Deserialize<'de> for Flag<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        T::from_str(&s, false).map(Flag).map_err(|_| {
+            let names: Vec<String> = T::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value())
+                .map(|p| p.get_name().to_string())
+                .collect();
+            serde::de::Error::custom(format!(
+                "unknown {} '{s}' (one of {})",
+                T::KEY,
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecFile {
+    #[serde(default)]
+    description: Option<String>,
+    instances: Vec<InstanceFile>,
+    methods: Vec<MethodFile>,
+    #[serde(default)]
+    forms: Option<Vec<Flag<Form>>>,
+    #[serde(default)]
+    criteria: Option<Vec<CriterionName>>,
+    #[serde(default)]
+    seeds: Option<Vec<u64>>,
+    #[serde(default)]
+    time_limit: Option<String>,
+    #[serde(default)]
+    scale: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InstanceFile {
+    name: String,
+    csv: PathBuf,
+    #[serde(default)]
+    schema: Option<PathBuf>,
+    #[serde(default)]
+    qi: Option<String>,
+    #[serde(default)]
+    delimiter: Option<String>,
+    #[serde(default)]
+    drop_missing: bool,
+    #[serde(default)]
+    rows: Option<usize>,
+    #[serde(default)]
+    sample: Option<SampleKind>,
+    #[serde(default)]
+    sample_seed: Option<u64>,
+    #[serde(default)]
+    k: Option<i64>,
+    #[serde(default)]
+    k_column: Option<String>,
+    #[serde(default)]
+    k_dist: Option<String>,
+    #[serde(default)]
+    k_preset: Option<String>,
+    #[serde(default)]
+    k_levels: Option<Vec<i64>>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum SampleKind {
+    First,
+    Random,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MethodFile {
+    method: Flag<MethodArg>,
+    #[serde(default)]
+    cost: Option<Flag<KMemberCost>>,
+    #[serde(default)]
+    engine: Option<Flag<Engine>>,
+    #[serde(default)]
+    time_limit: Option<String>,
+    #[serde(default)]
+    forms: Option<Vec<Flag<Form>>>,
+    #[serde(default)]
+    instances: Option<Vec<String>>,
+}
+
+/// One instance of the grid: a table, its schema, the rows kept and the k_i source.
+#[derive(Clone, Debug)]
+pub struct InstanceSpec {
+    pub name: String,
+    /// The table, resolved against the spec's folder.
+    pub csv: PathBuf,
+    /// The table as the spec names it (for the results header).
+    pub csv_given: PathBuf,
+    pub schema: Schema,
+    pub delimiter: Option<u8>,
+    pub drop_missing: bool,
+    pub sample: RowSample,
+    /// The k_i source flags; the run's seed completes them (`--k-dist`, `--k-preset` draws).
+    k: KArgs,
+    k_levels: String,
+}
+
+impl InstanceSpec {
+    /// The k_i source of this instance for one grid seed.
+    pub fn k_source(&self, seed: u64) -> Result<KSource> {
+        Privacy {
+            choice: self.k.clone(),
+            k_levels: self.k_levels.clone(),
+            seed,
+        }
+        .source()
+    }
+
+    /// Whether the k_i depend on the seed (drawn from a distribution).
+    pub fn k_is_drawn(&self) -> bool {
+        self.k.k_dist.is_some() || self.k.k_preset.is_some()
+    }
+
+    /// Short description of the k_i source for the results header.
+    pub fn k_description(&self) -> String {
+        let k = &self.k;
+        if let Some(k) = k.k {
+            format!("k = {k}")
+        } else if let Some(c) = &k.k_column {
+            format!("k_i from column '{c}'")
+        } else if let Some(d) = &k.k_dist {
+            format!("k_i drawn from {d} with the run's seed")
+        } else {
+            format!(
+                "k_i drawn from preset {} over levels {} with the run's seed",
+                k.k_preset.as_deref().unwrap_or(""),
+                self.k_levels
+            )
+        }
+    }
+}
+
+/// One method of the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MethodSpec {
+    pub method: MethodArg,
+    /// Greedy k-member cost (k-member only).
+    pub cost: KMemberCost,
+    /// Exact engine, resolved per criterion at run time (optimal only).
+    pub engine: Engine,
+    /// Time limit of the exact engine (optimal only).
+    pub time_limit: Option<Duration>,
+    /// Forms this method runs in (the spec's `forms` unless the method lists its own).
+    pub forms: Vec<Form>,
+    /// Names of the instances this method runs on (`None`: every instance).
+    pub instances: Option<Vec<String>>,
+}
+
+impl MethodSpec {
+    /// Whether this method runs on the named instance.
+    pub fn runs_on(&self, instance: &str) -> bool {
+        self.instances
+            .as_ref()
+            .is_none_or(|v| v.iter().any(|i| i == instance))
+    }
+}
+
+/// A parsed and validated spec.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub path: PathBuf,
+    /// The spec file's text, copied into the output folder.
+    pub text: String,
+    pub description: Option<String>,
+    pub instances: Vec<InstanceSpec>,
+    pub methods: Vec<MethodSpec>,
+    pub criteria: Vec<Criterion>,
+    pub seeds: Vec<u64>,
+    pub scale: f64,
+}
+
+impl Spec {
+    /// Reads and validates a spec; every error is one line naming the spec file and the key.
+    pub fn read(path: &Path) -> Result<Spec> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| in_file(path, format!("cannot read spec: {e}")))?;
+        let file: SpecFile =
+            toml::from_str(&text).map_err(|e| crate::error::toml_error(path, &text, &e))?;
+        let bad = |key: &str, msg: &dyn std::fmt::Display| in_file(path, format!("{key}: {msg}"));
+        let base = path.parent().unwrap_or(Path::new("."));
+        let duration = |key: &str, s: &Option<String>| -> Result<Option<Duration>> {
+            s.as_deref()
+                .map(|s| exact::parse_duration(s).map_err(|e| bad(key, &e)))
+                .transpose()
+        };
+        let time_limit = duration("time_limit", &file.time_limit)?;
+        if file.instances.is_empty() {
+            return Err(bad("instances", &"list at least one instance"));
+        }
+        if file.methods.is_empty() {
+            return Err(bad("methods", &"list at least one method"));
+        }
+        let mut instances: Vec<InstanceSpec> = Vec::new();
+        for (i, f) in file.instances.into_iter().enumerate() {
+            let key = format!("instances[{i}]");
+            if f.name.trim().is_empty() {
+                return Err(bad(&format!("{key}.name"), &"must not be empty"));
+            }
+            if instances.iter().any(|x| x.name == f.name) {
+                return Err(bad(
+                    &format!("{key}.name"),
+                    &format!("'{}' names two instances", f.name),
+                ));
+            }
+            let key = format!("{key} '{}'", f.name);
+            instances.push(instance(f, base).map_err(|e| bad(&key, &e))?);
+        }
+        let forms: Vec<Form> = match file.forms {
+            Some(f) => f.into_iter().map(|f| f.0).collect(),
+            None => vec![Form::Ki],
+        };
+        let mut methods: Vec<MethodSpec> = Vec::new();
+        for (i, m) in file.methods.into_iter().enumerate() {
+            let key = format!("methods[{i}]");
+            let method = m.method.0;
+            let only = |field: &str, given: bool, wanted: MethodArg| {
+                if given && method != wanted {
+                    Err(bad(
+                        &format!("{key}.{field}"),
+                        &format!("applies to {} only, not {}", wanted.name(), method.name()),
+                    ))
+                } else {
+                    Ok(())
+                }
+            };
+            only("cost", m.cost.is_some(), MethodArg::Kmember)?;
+            only("engine", m.engine.is_some(), MethodArg::Optimal)?;
+            only("time_limit", m.time_limit.is_some(), MethodArg::Optimal)?;
+            let spec = MethodSpec {
+                method,
+                cost: m.cost.map_or(KMemberCost::Personalised, |c| c.0),
+                engine: m.engine.map_or(Engine::Auto, |e| e.0),
+                time_limit: duration(&format!("{key}.time_limit"), &m.time_limit)?.or(time_limit),
+                forms: match m.forms {
+                    Some(f) => f.into_iter().map(|f| f.0).collect(),
+                    None => forms.clone(),
+                },
+                instances: m.instances,
+            };
+            if spec.forms.is_empty() || has_duplicates(&spec.forms) {
+                return Err(bad(
+                    &format!("{key}.forms"),
+                    &"list each form once, at least one",
+                ));
+            }
+            if let Some(unknown) = spec
+                .instances
+                .iter()
+                .flatten()
+                .find(|n| !instances.iter().any(|i| &i.name == *n))
+            {
+                return Err(bad(
+                    &format!("{key}.instances"),
+                    &format!("no instance is named '{unknown}'"),
+                ));
+            }
+            if method == MethodArg::Optimal && spec.time_limit.is_none() {
+                return Err(bad(
+                    &format!("{key}.time_limit"),
+                    &"optimal runs need a time limit (here or at the top level)",
+                ));
+            }
+            if methods.contains(&spec) {
+                return Err(bad(&key, &"the same method is listed twice"));
+            }
+            methods.push(spec);
+        }
+        let criteria: Vec<Criterion> = match file.criteria {
+            Some(c) => c.into_iter().map(|c| c.0).collect(),
+            None => vec![Criterion::Dbil],
+        };
+        let seeds = file.seeds.unwrap_or_else(|| vec![0]);
+        for (key, len) in [("criteria", criteria.len()), ("seeds", seeds.len())] {
+            if len == 0 {
+                return Err(bad(key, &"list at least one value"));
+            }
+        }
+        if has_duplicates(&criteria) || has_duplicates(&seeds) {
+            return Err(bad("criteria/seeds", &"a value is listed twice"));
+        }
+        for m in methods.iter().filter(|m| m.method == MethodArg::Optimal) {
+            for &c in &criteria {
+                let engine = m.engine.resolve(c);
+                if (engine == Engine::Colgen && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
+                    || (engine == Engine::Mip && c == Criterion::Split)
+                {
+                    return Err(bad(
+                        "criteria",
+                        &format!(
+                            "engine {} cannot optimise {} (colgen: dbil, wcsd; mip: not split)",
+                            engine.name(),
+                            c.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        let scale = file.scale.unwrap_or(crate::distance::DEFAULT_SCALE);
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(bad("scale", &format!("must be positive, got {scale}")));
+        }
+        Ok(Spec {
+            path: path.to_path_buf(),
+            text,
+            description: file.description,
+            instances,
+            methods,
+            criteria,
+            seeds,
+            scale,
+        })
+    }
+
+    /// Input files the output folder must not contain.
+    pub fn inputs(&self) -> Vec<&Path> {
+        let mut v: Vec<&Path> = vec![&self.path];
+        for i in &self.instances {
+            v.push(&i.csv);
+        }
+        v
+    }
+}
+
+fn has_duplicates<T: PartialEq>(v: &[T]) -> bool {
+    v.iter().enumerate().any(|(i, x)| v[..i].contains(x))
+}
+
+/// Resolves one instance entry against the spec folder `base`.
+fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
+    let err = |field: &str, msg: &dyn std::fmt::Display| Error::Input(format!("{field}: {msg}"));
+    let csv = base.join(&f.csv);
+    if !csv.is_file() {
+        return Err(err("csv", &format!("no such file {}", csv.display())));
+    }
+    let schema = match (&f.schema, &f.qi) {
+        (Some(s), None) => {
+            let s = base.join(s);
+            if !s.is_file() {
+                return Err(err("schema", &format!("no such file {}", s.display())));
+            }
+            Schema::read(&s)?
+        }
+        (None, Some(q)) => Schema::from_qi_list(q).map_err(|e| err("qi", &e))?,
+        _ => return Err(err("schema", &"give exactly one of schema and qi")),
+    };
+    let delimiter = f
+        .delimiter
+        .as_deref()
+        .map(crate::table::parse_delimiter)
+        .transpose()
+        .map_err(|e| err("delimiter", &e))?;
+    let sample = match (f.rows, f.sample.unwrap_or(SampleKind::First), f.sample_seed) {
+        (None, _, None) if f.sample.is_none() => RowSample::All,
+        (None, _, _) => return Err(err("rows", &"sample and sample_seed need rows")),
+        (Some(n), SampleKind::First, None) => RowSample::First(n),
+        (Some(_), SampleKind::First, Some(_)) => {
+            return Err(err("sample_seed", &"applies to sample = \"random\" only"))
+        }
+        (Some(n), SampleKind::Random, seed) => RowSample::Random {
+            n,
+            seed: seed.unwrap_or(0),
+        },
+    };
+    let given = [
+        f.k.is_some(),
+        f.k_column.is_some(),
+        f.k_dist.is_some(),
+        f.k_preset.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() != 1 {
+        return Err(err(
+            "k",
+            &"give exactly one of k, k_column, k_dist, k_preset",
+        ));
+    }
+    if f.k_levels.is_some() && f.k_preset.is_none() {
+        return Err(err("k_levels", &"applies to k_preset only"));
+    }
+    let k = match f.k {
+        Some(k) => Some(crate::privacy::parse_k(&k.to_string()).map_err(|e| err("k", &e))?),
+        None => None,
+    };
+    let k_levels = match &f.k_levels {
+        Some(l) => l.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
+        None => "3,5,7".to_string(),
+    };
+    let spec = InstanceSpec {
+        name: f.name,
+        csv,
+        csv_given: f.csv,
+        schema,
+        delimiter,
+        drop_missing: f.drop_missing,
+        sample,
+        k: KArgs {
+            k,
+            k_column: f.k_column,
+            k_dist: f.k_dist,
+            k_preset: f.k_preset,
+        },
+        k_levels,
+    };
+    // Parse the distribution now, so a bad one is reported before anything runs.
+    let k_key = ["k_dist", "k_preset"][usize::from(spec.k.k_dist.is_none())];
+    spec.k_source(0).map_err(|e| err(k_key, &e))?;
+    Ok(spec)
+}
