@@ -6,7 +6,7 @@ mod common;
 use common::{random_instance, random_matrix_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
-use optik_models::colgen::pricing::{search, Duals, Mode};
+use optik_models::colgen::pricing::{search, search_partial, Duals, Mode};
 use optik_models::criteria::evaluate;
 use optik_models::{solve_colgen, ColgenOptions, Criterion, Instance, Status};
 use proptest::prelude::*;
@@ -168,6 +168,19 @@ proptest! {
         prop_assert_eq!(have.len(), want.len());
         for (a, b) in have.iter().zip(&want) {
             prop_assert!((a - b).abs() < 1e-6);
+        }
+        // partial pricing (budget of one node): stops early only after finding columns, and
+        // whatever it returns lies below the threshold with its true reduced cost
+        let part = search_partial(&inst, criterion, &duals, Mode::Best { k, threshold }, None, Some(1));
+        if part.partial {
+            prop_assert!(!part.columns.is_empty());
+        } else {
+            prop_assert_eq!(part.columns.len(), want.len());
+        }
+        prop_assert!(!part.over_budget && !part.timed_out);
+        for (rc, c) in &part.columns {
+            prop_assert!(*rc <= threshold + 1e-9);
+            prop_assert!((rc - duals.reduced_cost(c)).abs() < 1e-6);
         }
     }
 }

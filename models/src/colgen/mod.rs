@@ -15,7 +15,7 @@ use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent};
 use crate::{Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
-use pricing::{search_until, Duals, Mode};
+use pricing::{search_partial, search_until, Duals, Mode};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -59,6 +59,10 @@ impl std::fmt::Debug for ColgenOptions {
             .finish_non_exhaustive()
     }
 }
+
+/// Pricing nodes after which a round that already found improving columns stops (partial
+/// pricing; the rounds that certify the LP find none and always run to completion).
+const PARTIAL_PRICING_NODES: u64 = 1_000_000;
 
 /// Reduced costs above this are not negative enough to enter the master.
 const PRICE_EPS: f64 = 1e-6;
@@ -111,8 +115,12 @@ impl Run {
         self.best.as_ref().map_or(i64::MAX, |b| b.1)
     }
 
-    fn finish(self, status: Status, note: Option<String>) -> EngineResult {
+    fn finish(self, mut status: Status, note: Option<String>) -> EngineResult {
         let ub = self.ub();
+        // A bound that met the incumbent is a proof, whichever stage raised it.
+        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= ub {
+            status = Status::Optimal;
+        }
         let lb = if status == Status::Optimal {
             ub
         } else {
@@ -323,28 +331,40 @@ fn column_generation(
             );
         }
         let t = Instant::now();
-        let found = search_until(
+        let mode = Mode::Best {
+            k: n.max(50),
+            threshold: -PRICE_EPS,
+        };
+        let mut found = search_partial(
             inst,
             criterion,
             &sol.duals,
-            Mode::Best {
-                k: n.max(50),
-                threshold: -PRICE_EPS,
-            },
+            mode,
             run.deadline,
+            Some(PARTIAL_PRICING_NODES),
         );
+        let mut added = 0;
+        for (_, c) in std::mem::take(&mut found.columns) {
+            added += master.add_column(c) as usize;
+        }
+        if found.partial && added == 0 {
+            // Only columns the master already holds (round-off): price completely.
+            found = search_until(inst, criterion, &sol.duals, mode, run.deadline);
+            for (_, c) in found.columns.clone() {
+                added += master.add_column(c) as usize;
+            }
+        }
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         if found.timed_out {
             return Err("time limit during pricing".to_string());
         }
+        // A complete round's most negative reduced cost gives a Lagrangian bound.
         let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
-        let dual_value =
-            sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
-        let lagrange = dual_value + max_classes * min_rc.min(0.0);
-        run.lower = run.lower.max(lagrange);
-        let mut added = 0;
-        for (_, c) in found.columns {
-            added += master.add_column(c) as usize;
+        if !found.partial {
+            let dual_value =
+                sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+            let lagrange = dual_value + max_classes * min_rc.min(0.0);
+            run.lower = run.lower.max(lagrange);
         }
         if added > 0 {
             continue;

@@ -58,6 +58,8 @@ pub struct Found {
     pub over_budget: bool,
     /// True when the deadline stopped the search (the list is then incomplete).
     pub timed_out: bool,
+    /// True when the node budget stopped the search after finding columns (incomplete).
+    pub partial: bool,
     /// Search nodes visited.
     pub nodes: u64,
 }
@@ -84,6 +86,11 @@ struct Ctx<'a> {
     abort: AtomicBool,
     deadline: Option<Instant>,
     timed_out: AtomicBool,
+    /// Partial pricing: stop after this many nodes once a column below the threshold is known.
+    node_budget: Option<u64>,
+    nodes: AtomicU64,
+    found_any: AtomicBool,
+    partial: AtomicBool,
 }
 
 /// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
@@ -115,6 +122,7 @@ impl Ctx<'_> {
 
     /// Records a column; returns false when the search must stop (budget).
     fn emit(&self, rc: f64, col: Column, local: &mut Vec<(f64, Column)>) -> bool {
+        self.found_any.store(true, Ordering::Relaxed);
         match self.mode {
             Mode::Best { k, .. } => {
                 let mut heap = self.heap.lock().expect("pricing heap poisoned");
@@ -163,6 +171,21 @@ pub fn search_until(
     mode: Mode,
     deadline: Option<Instant>,
 ) -> Found {
+    search_partial(inst, criterion, duals, mode, deadline, None)
+}
+
+/// [`search_until`] that may stop early (`partial` set) once `node_budget` nodes were visited
+/// and at least one column below the threshold was found: column generation only needs some
+/// improving columns while the duals are far from optimal, and the complete search only in the
+/// rounds that certify the LP (where no column is found and the budget never applies).
+pub fn search_partial(
+    inst: &Instance,
+    criterion: Criterion,
+    duals: &Duals,
+    mode: Mode,
+    deadline: Option<Instant>,
+    node_budget: Option<u64>,
+) -> Found {
     let n = inst.n;
     let mut cuts_of: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut mu = Vec::with_capacity(duals.cuts.len());
@@ -188,6 +211,10 @@ pub fn search_until(
         abort: AtomicBool::new(false),
         deadline,
         timed_out: AtomicBool::new(false),
+        node_budget,
+        nodes: AtomicU64::new(0),
+        found_any: AtomicBool::new(false),
+        partial: AtomicBool::new(false),
     };
     // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
     // remaining candidates and their dual sums are prefix sums.
@@ -239,8 +266,11 @@ pub fn search_until(
     });
     Found {
         columns,
-        over_budget: ctx.abort.load(Ordering::Relaxed) && !ctx.timed_out.load(Ordering::Relaxed),
+        over_budget: ctx.abort.load(Ordering::Relaxed)
+            && !ctx.timed_out.load(Ordering::Relaxed)
+            && !ctx.partial.load(Ordering::Relaxed),
         timed_out: ctx.timed_out.load(Ordering::Relaxed),
+        partial: ctx.partial.load(Ordering::Relaxed),
         nodes,
     }
 }
@@ -301,6 +331,13 @@ impl Dfs {
             if let Some(d) = ctx.deadline {
                 if Instant::now() >= d {
                     ctx.timed_out.store(true, Ordering::Relaxed);
+                    ctx.abort.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(budget) = ctx.node_budget {
+                let total = ctx.nodes.fetch_add(4096, Ordering::Relaxed) + 4096;
+                if total >= budget && ctx.found_any.load(Ordering::Relaxed) {
+                    ctx.partial.store(true, Ordering::Relaxed);
                     ctx.abort.store(true, Ordering::Relaxed);
                 }
             }
@@ -413,7 +450,11 @@ impl Dfs {
                         })
                     })
                     .collect();
-                if !child.is_empty() {
+                let need = (kmax1 as usize).saturating_sub(p1).max(1);
+                let room = smax - p1;
+                if !child.is_empty()
+                    && completion_bound(ctx, &child, p1, psum1 - cp1, agg1, need, room, thr) <= thr
+                {
                     let cinfo = ListInfo::new(ctx, &child);
                     for t in 0..child.len() {
                         if ctx.abort.load(Ordering::Relaxed)
@@ -432,4 +473,83 @@ impl Dfs {
         self.ks.pop();
         true
     }
+}
+
+/// Lower bound on the reduced cost of every column extending the prefix (size `p1`, dual sum
+/// minus cut penalties `net`, aggregate `agg1`) by `need..=room` of the candidates `child` (in
+/// decreasing dual order, aggregates already including the prefix), ignoring future cut
+/// penalties (they only add). Unlike the bound inside [`Dfs::expand`], it charges each added
+/// record its own distance to the prefix:
+/// - dbil: the class diameter is at least `t = max(agg1, agg_u)` over the added records, so
+///   `rc ≥ min_t p1·t − net + Σ_{chosen, agg_u ≤ t} (t − π_u)`, taking the `need` largest duals
+///   eligible at `t` and every further one above `t`;
+/// - wcsd: `rc ≥ agg1 − net + Σ_{chosen} (agg_u − π_u)` (pairs among the added records ≥ 0),
+///   taking the `need` smallest terms and every negative one.
+///
+/// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the prefix state of one search node"
+)]
+fn completion_bound(
+    ctx: &Ctx,
+    child: &[Cand],
+    p1: usize,
+    net: f64,
+    agg1: i64,
+    need: usize,
+    room: usize,
+    stop: f64,
+) -> f64 {
+    if child.len() < need || room < need {
+        return f64::INFINITY;
+    }
+    let pi = ctx.pi;
+    if ctx.wcsd {
+        let mut w: Vec<f64> = child
+            .iter()
+            .map(|c| c.agg as f64 - pi[c.rec as usize])
+            .collect();
+        w.sort_unstable_by(|a, b| a.total_cmp(b));
+        let mut v = agg1 as f64 - net;
+        for (x, &t) in w.iter().enumerate().take(room) {
+            if x < need || t < 0.0 {
+                v += t;
+            } else {
+                break;
+            }
+        }
+        return v;
+    }
+    let eval = |t: i64| -> Option<f64> {
+        let tf = t as f64;
+        let mut v = p1 as f64 * tf - net;
+        let mut taken = 0;
+        for c in child {
+            if c.agg > t {
+                continue;
+            }
+            let p = pi[c.rec as usize];
+            if taken < room && (taken < need || p > tf) {
+                v += tf - p;
+                taken += 1;
+            } else if taken >= need {
+                break;
+            }
+        }
+        (taken >= need).then_some(v)
+    };
+    let mut levels: Vec<i64> = child.iter().map(|c| c.agg.max(agg1)).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut best = f64::INFINITY;
+    for t in levels {
+        if let Some(v) = eval(t) {
+            best = best.min(v);
+            if best <= stop {
+                break;
+            }
+        }
+    }
+    best
 }
