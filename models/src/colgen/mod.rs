@@ -60,8 +60,9 @@ impl std::fmt::Debug for ColgenOptions {
     }
 }
 
-/// Pricing nodes after which a round that already found improving columns stops (partial
-/// pricing; the rounds that certify the LP find none and always run to completion).
+/// Pricing nodes per round, shared out over the root tasks: a task that found improving columns
+/// stops after its share (partial pricing; the rounds that certify the LP find none and always
+/// run to completion). Per task, so the columns found do not depend on thread timing.
 const PARTIAL_PRICING_NODES: u64 = 1_000_000;
 
 /// Reduced costs above this are not negative enough to enter the master.
@@ -341,7 +342,7 @@ fn column_generation(
             &sol.duals,
             mode,
             run.deadline,
-            Some(PARTIAL_PRICING_NODES),
+            Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
         );
         let mut added = 0;
         for (_, c) in std::mem::take(&mut found.columns) {

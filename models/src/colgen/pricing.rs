@@ -86,11 +86,8 @@ struct Ctx<'a> {
     abort: AtomicBool,
     deadline: Option<Instant>,
     timed_out: AtomicBool,
-    /// Partial pricing: stop after this many nodes once a column below the threshold is known.
+    /// Partial pricing: each root task stops after this many nodes once it found a column.
     node_budget: Option<u64>,
-    nodes: AtomicU64,
-    found_any: AtomicBool,
-    partial: AtomicBool,
 }
 
 /// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
@@ -122,7 +119,6 @@ impl Ctx<'_> {
 
     /// Records a column; returns false when the search must stop (budget).
     fn emit(&self, rc: f64, col: Column, local: &mut Vec<(f64, Column)>) -> bool {
-        self.found_any.store(true, Ordering::Relaxed);
         match self.mode {
             Mode::Best { k, .. } => {
                 let mut heap = self.heap.lock().expect("pricing heap poisoned");
@@ -148,8 +144,32 @@ impl Ctx<'_> {
     }
 }
 
+/// A root task's own best columns (partial pricing: tasks do not share a threshold, so what
+/// each finds before its node budget does not depend on thread timing).
+struct LocalBest {
+    k: usize,
+    heap: BinaryHeap<Entry>,
+    threshold: f64,
+}
+
+impl LocalBest {
+    fn push(&mut self, rc: f64, col: Column) {
+        self.heap.push(Entry(rc, col));
+        if self.heap.len() > self.k {
+            self.heap.pop();
+        }
+        if self.heap.len() == self.k {
+            self.threshold = self.heap.peek().map_or(self.threshold, |e| e.0);
+        }
+    }
+}
+
 /// Per-task mutable state of the depth-first search.
 struct Dfs {
+    /// Partial pricing: this task's columns and threshold.
+    local: Option<LocalBest>,
+    task_nodes: u64,
+    stopped: bool,
     members: Vec<u32>,
     ks: Vec<u32>,
     cut_count: Vec<u8>,
@@ -174,10 +194,12 @@ pub fn search_until(
     search_partial(inst, criterion, duals, mode, deadline, None)
 }
 
-/// [`search_until`] that may stop early (`partial` set) once `node_budget` nodes were visited
-/// and at least one column below the threshold was found: column generation only needs some
-/// improving columns while the duals are far from optimal, and the complete search only in the
-/// rounds that certify the LP (where no column is found and the budget never applies).
+/// [`search_until`] in which every root task (the columns whose first member, in the canonical
+/// order, is one record) keeps its own best `k` and stops after `node_budget` nodes once it has
+/// found a column (`partial` is then set); the result is the `k` best over the tasks. Column
+/// generation only needs some improving columns while the duals are far from optimal, and the
+/// complete search only in the rounds that certify the LP (no task finds a column, so none
+/// stops early). Deterministic: no task depends on another's progress.
 pub fn search_partial(
     inst: &Instance,
     criterion: Criterion,
@@ -212,9 +234,6 @@ pub fn search_partial(
         deadline,
         timed_out: AtomicBool::new(false),
         node_budget,
-        nodes: AtomicU64::new(0),
-        found_any: AtomicBool::new(false),
-        partial: AtomicBool::new(false),
     };
     // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
     // remaining candidates and their dual sums are prefix sums.
@@ -227,11 +246,18 @@ pub fn search_partial(
     let root: Vec<Cand> = order.iter().map(|&rec| Cand { rec, agg: 0 }).collect();
     let root_info = ListInfo::new(&ctx, &root);
     let ncuts = duals.cuts.len();
-    let results: Vec<(Vec<(f64, Column)>, u64)> = (0..n)
+    let partial_k = match (node_budget, mode) {
+        (Some(_), Mode::Best { k, .. }) => Some(k),
+        _ => None,
+    };
+    let results: Vec<(Vec<(f64, Column)>, u64, bool)> = (0..n)
         .into_par_iter()
         .with_max_len(1)
         .map_init(
             || Dfs {
+                local: None,
+                task_nodes: 0,
+                stopped: false,
                 members: Vec::with_capacity(16),
                 ks: Vec::with_capacity(16),
                 cut_count: vec![0; ncuts],
@@ -239,18 +265,32 @@ pub fn search_partial(
                 nodes: 0,
             },
             |dfs, idx| {
+                dfs.local = partial_k.map(|k| LocalBest {
+                    k,
+                    heap: BinaryHeap::new(),
+                    threshold,
+                });
+                dfs.task_nodes = 0;
+                dfs.stopped = false;
                 if !ctx.abort.load(Ordering::Relaxed) {
                     dfs.expand(&ctx, &root, &root_info, idx, 0.0, 0.0, 0, 0);
+                }
+                if let Some(local) = dfs.local.take() {
+                    dfs.found.extend(local.heap.into_iter().map(|e| (e.0, e.1)));
                 }
                 (
                     std::mem::take(&mut dfs.found),
                     std::mem::take(&mut dfs.nodes),
+                    dfs.stopped,
                 )
             },
         )
         .collect();
+    let partial = results.iter().any(|r| r.2);
     let nodes = results.iter().map(|r| r.1).sum();
     let mut columns: Vec<(f64, Column)> = match mode {
+        // Partial pricing: every task's own best; the k best of them.
+        Mode::Best { .. } if partial_k.is_some() => results.into_iter().flat_map(|r| r.0).collect(),
         Mode::Best { .. } => ctx
             .heap
             .into_inner()
@@ -264,13 +304,14 @@ pub fn search_partial(
         a.0.total_cmp(&b.0)
             .then_with(|| a.1.members.cmp(&b.1.members))
     });
+    if let Some(k) = partial_k {
+        columns.truncate(k);
+    }
     Found {
         columns,
-        over_budget: ctx.abort.load(Ordering::Relaxed)
-            && !ctx.timed_out.load(Ordering::Relaxed)
-            && !ctx.partial.load(Ordering::Relaxed),
+        over_budget: ctx.abort.load(Ordering::Relaxed) && !ctx.timed_out.load(Ordering::Relaxed),
         timed_out: ctx.timed_out.load(Ordering::Relaxed),
-        partial: ctx.partial.load(Ordering::Relaxed),
+        partial,
         nodes,
     }
 }
@@ -308,6 +349,12 @@ impl ListInfo {
 }
 
 impl Dfs {
+    fn threshold(&self, ctx: &Ctx) -> f64 {
+        self.local
+            .as_ref()
+            .map_or_else(|| ctx.threshold(), |l| l.threshold)
+    }
+
     /// Adds candidate `idx` of `list` to the prefix (dual sum `psum`, cut penalty `cp`,
     /// aggregate `agg`, largest k `kmax`), records the class if it qualifies and recurses.
     /// Returns false when no later candidate of `list` can lead anywhere (the caller may stop).
@@ -334,13 +381,15 @@ impl Dfs {
                     ctx.abort.store(true, Ordering::Relaxed);
                 }
             }
-            if let Some(budget) = ctx.node_budget {
-                let total = ctx.nodes.fetch_add(4096, Ordering::Relaxed) + 4096;
-                if total >= budget && ctx.found_any.load(Ordering::Relaxed) {
-                    ctx.partial.store(true, Ordering::Relaxed);
-                    ctx.abort.store(true, Ordering::Relaxed);
-                }
+        }
+        if let (Some(budget), Some(local)) = (ctx.node_budget, &self.local) {
+            if self.task_nodes >= budget && !local.heap.is_empty() {
+                self.stopped = true;
             }
+        }
+        self.task_nodes += 1;
+        if self.stopped {
+            return false;
         }
         if ctx.abort.load(Ordering::Relaxed) {
             return false;
@@ -350,7 +399,7 @@ impl Dfs {
         let j = c.rec as usize;
         let p = self.members.len();
         let p1 = p + 1;
-        let thr = ctx.threshold() + TOL;
+        let thr = self.threshold(ctx) + TOL;
         let smax_all = max_size(kmax.max(info.kmax_from[idx])).min(p + list.len() - idx);
         // Bound with the prefix's aggregate (and no new cut penalty): it only grows for later
         // candidates (smaller π, shorter remaining list), so exceeding it ends the loop.
@@ -412,14 +461,21 @@ impl Dfs {
                 if valid_unsplittable(&mut ks) {
                     let mut members = self.members.clone();
                     members.sort_unstable();
-                    go_on = ctx.emit(rc, Column { members, cost }, &mut self.found);
+                    let col = Column { members, cost };
+                    go_on = match &mut self.local {
+                        Some(local) => {
+                            local.push(rc, col);
+                            true
+                        }
+                        None => ctx.emit(rc, col, &mut self.found),
+                    };
                 }
             }
         }
         if go_on && p1 < smax && idx + 1 < list.len() && !ctx.abort.load(Ordering::Relaxed) {
             // Radius: the largest aggregate a further candidate may have for some completion
             // size s to stay under the threshold.
-            let thr = ctx.threshold() + TOL;
+            let thr = self.threshold(ctx) + TOL;
             let mut radius = f64::NEG_INFINITY;
             for s in (p1 + 1).max(kmax1 as usize)..=smax {
                 if let Some(t) = info.top(idx + 1, s - p1) {
