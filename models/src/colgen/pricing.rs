@@ -250,7 +250,7 @@ pub fn search_partial(
         (Some(_), Mode::Best { k, .. }) => Some(k),
         _ => None,
     };
-    let results: Vec<(Vec<(f64, Column)>, u64, bool)> = (0..n)
+    let results: Vec<TaskResult> = (0..n)
         .into_par_iter()
         .with_max_len(1)
         .map_init(
@@ -315,6 +315,9 @@ pub fn search_partial(
         nodes,
     }
 }
+
+/// One root task's columns, nodes, and whether its node budget stopped it.
+type TaskResult = (Vec<(f64, Column)>, u64, bool);
 
 /// Prefix sums of the candidates' duals and suffix maxima of their k, computed once per node.
 struct ListInfo {
