@@ -16,6 +16,7 @@ pub mod exact;
 mod fixtures;
 pub mod heuristics;
 pub mod hierarchy;
+pub mod k_assign;
 pub mod metrics;
 pub mod output;
 pub mod pictures;

@@ -138,7 +138,10 @@ fn smoke_spec_runs_and_every_row_is_checked() {
         .iter()
         .any(|f| f.starts_with("timeline-seed001-table3.2-cp-ki-dbil-seed")));
     for f in &svgs {
-        assert!(md.contains(&format!("]({f})")), "{f} is not listed in results.md");
+        assert!(
+            md.contains(&format!("]({f})")),
+            "{f} is not listed in results.md"
+        );
         let text = std::fs::read_to_string(out.join(f)).unwrap();
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert_eq!(doc.root_element().tag_name().name(), "svg", "{f}");
