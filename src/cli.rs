@@ -45,6 +45,8 @@ pub enum Command {
     Assess(crate::assess::AssessArgs),
     /// Run a benchmark grid from a TOML spec; write results.csv, results.md and the spec.
     Bench(crate::bench::BenchArgs),
+    /// Re-run a seed 001 §5.5 heuristic experiment (table 5.3, figures 5.5–5.10) on a table sample.
+    Experiment(crate::experiments::ExperimentArgs),
 }
 
 /// `optik export` formats.
@@ -291,6 +293,7 @@ pub fn main() -> i32 {
         Command::Export(e) => export(&e).map(|_| 0),
         Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
         Command::Bench(b) => crate::bench::bench(&b).map(|_| 0),
+        Command::Experiment(e) => crate::experiments::experiment(&e).map(|_| 0),
     };
     match result {
         Ok(code) => code,
