@@ -124,13 +124,14 @@ pub fn pictures(rows: &[Row]) -> Result<Vec<Picture>> {
         out.push(Picture {
             file: timeline_file(r),
             caption: format!(
-                "time line of {} seed {} ({}, {}, form {}): {} improving solutions{}",
+                "time line of {} seed {} ({}, {}, form {}): {} improving solution{}{}",
                 r.instance,
                 r.seed,
                 r.engine,
                 r.criterion,
                 r.form,
                 r.timeline.len(),
+                if r.timeline.len() == 1 { "" } else { "s" },
                 if r.criterion != "dbil" {
                     ", each with its DBIL on the right-hand axis"
                 } else {
