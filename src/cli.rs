@@ -45,6 +45,8 @@ pub enum Command {
     Assess(crate::assess::AssessArgs),
     /// Run a benchmark grid from a TOML spec; write results.csv, results.md and the spec.
     Bench(crate::bench::BenchArgs),
+    /// Re-run a seed 001 §5.5 heuristic experiment (table 5.3, figures 5.5–5.10) on a table sample.
+    Experiment(crate::experiments::ExperimentArgs),
 }
 
 /// `optik export` formats.
@@ -131,6 +133,17 @@ pub struct Privacy {
     /// randomised methods.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// How --k-dist / --k-preset shares are given to records: at random, or correlated with the
+    /// data (nearest the origin of the --k-axes plane: lowest k; seed 001 §5.5.5).
+    #[arg(long, value_enum, default_value = "random")]
+    pub k_assign: crate::k_assign::KAssign,
+    /// The plane of --k-assign correlated: two columns, a,b.
+    #[arg(long, default_value = crate::k_assign::DEFAULT_AXES)]
+    pub k_axes: String,
+    /// Order of a non-numeric --k-axes column, from the origin outwards: COLUMN=v1,v2,...
+    /// (repeatable; `education=adult` is Adult's education-num order).
+    #[arg(long)]
+    pub k_axis_order: Vec<String>,
 }
 
 impl Privacy {
@@ -138,7 +151,7 @@ impl Privacy {
     pub fn source(&self) -> Result<KSource> {
         let (levels, seed) = (self.k_levels.as_str(), self.seed);
         let choice = &self.choice;
-        Ok(if let Some(k) = choice.k {
+        let ks = if let Some(k) = choice.k {
             KSource::Uniform { k }
         } else if let Some(c) = &choice.k_column {
             KSource::Column { name: c.clone() }
@@ -154,7 +167,8 @@ impl Privacy {
             }
         } else {
             return Err(input("give one of --k, --k-column, --k-dist, --k-preset"));
-        })
+        };
+        crate::k_assign::apply(ks, self.k_assign, &self.k_axes, &self.k_axis_order)
     }
 }
 
@@ -279,6 +293,7 @@ pub fn main() -> i32 {
         Command::Export(e) => export(&e).map(|_| 0),
         Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
         Command::Bench(b) => crate::bench::bench(&b).map(|_| 0),
+        Command::Experiment(e) => crate::experiments::experiment(&e).map(|_| 0),
     };
     match result {
         Ok(code) => code,

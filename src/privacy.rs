@@ -16,6 +16,12 @@ pub enum KSource {
     Column { name: String },
     /// Each record draws its k from `(k, probability)` pairs with a seeded generator.
     Distribution { dist: Vec<(u32, f64)>, seed: u64 },
+    /// The distribution's shares given by distance to the origin of a plane of two columns
+    /// (seed 001 §5.5.5; see [`crate::k_assign`]).
+    Correlated {
+        dist: Vec<(u32, f64)>,
+        axes: Vec<crate::k_assign::Axis>,
+    },
 }
 
 /// The preset distributions: share of (liberal, moderate, conservative) respondents per
@@ -123,6 +129,7 @@ impl KSource {
                     .collect::<Result<_>>()?
             }
             KSource::Distribution { dist, seed } => draw(dist, *seed, n),
+            KSource::Correlated { dist, axes } => crate::k_assign::assign(dist, axes, table, rows)?,
         };
         if let Some(i) = (0..n).find(|&i| k[i] as usize > n) {
             let whence = match self {
@@ -149,6 +156,15 @@ impl KSource {
             KSource::Distribution { dist, seed } => {
                 let parts: Vec<String> = dist.iter().map(|(k, p)| format!("{k}:{p:.3}")).collect();
                 format!("k_i drawn from {} (seed {seed})", parts.join(","))
+            }
+            KSource::Correlated { dist, axes } => {
+                let parts: Vec<String> = dist.iter().map(|(k, p)| format!("{k}:{p:.3}")).collect();
+                let names: Vec<&str> = axes.iter().map(|a| a.column.as_str()).collect();
+                format!(
+                    "k_i {} by distance to the origin of {} (nearest: lowest k)",
+                    parts.join(","),
+                    names.join(" × ")
+                )
             }
         }
     }

@@ -120,6 +120,35 @@ fn smoke_spec_runs_and_every_row_is_checked() {
         assert!((ratio - 1.0).abs() < 1e-9, "{row:?}");
     }
 
+    // The pictures: ratios.svg and one time line per exact run with improving solutions,
+    // each listed in results.md and each a well-formed SVG document.
+    let svgs: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|f| f.ends_with(".svg"))
+        .collect();
+    assert!(svgs.contains(&"ratios.svg".to_string()), "{svgs:?}");
+    let timelines = svgs.iter().filter(|f| f.starts_with("timeline-")).count();
+    let exact_rows = rows
+        .iter()
+        .filter(|r| &r[col("method")] == "optimal")
+        .count();
+    assert!(timelines > 0 && timelines <= exact_rows, "{svgs:?}");
+    assert!(svgs
+        .iter()
+        .any(|f| f.starts_with("timeline-seed001-table3.2-cp-ki-dbil-seed")));
+    for f in &svgs {
+        assert!(
+            md.contains(&format!("]({f})")),
+            "{f} is not listed in results.md"
+        );
+        let text = std::fs::read_to_string(out.join(f)).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg", "{f}");
+    }
+    let ratios = std::fs::read_to_string(out.join("ratios.svg")).unwrap();
+    assert!(ratios.contains("mdav ki") && ratios.contains("optimal (colgen) ki"));
+
     // The folder exists: refused without --force (exit 2), replaced with it.
     let again = bench(&spec, &out, &["--quiet"]);
     assert_eq!(again.status.code(), Some(2));

@@ -1,9 +1,10 @@
 //! `optik bench SPEC.toml --out DIR`: runs a grid of instances × seeds × criteria × methods ×
 //! forms from a TOML spec with the same library calls as `optik anonymise`, checks every
-//! released table independently, and writes `results.csv`, `results.md` and a copy of the spec
-//! into DIR atomically. Exact (timed) runs run one at a time; heuristic runs may share the
+//! released table independently, and writes `results.csv`, `results.md`, a copy of the spec
+//! and the pictures (`ratios.svg`, one time line per exact run) into DIR atomically. Exact (timed) runs run one at a time; heuristic runs may share the
 //! machine through rayon.
 
+mod plots;
 mod results;
 pub mod spec;
 
@@ -166,10 +167,16 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
             .collect(),
         scale: spec.scale,
     };
+    let pictures = plots::pictures(&rows)?;
     let staged = StagedDir::create(&a.out)?;
     staged.write(RESULTS_CSV, &results::to_csv(&rows)?)?;
-    staged.write(RESULTS_MD, results::to_markdown(&header, &rows).as_bytes())?;
+    let mut md = results::to_markdown(&header, &rows);
+    md.push_str(&plots::markdown(&pictures));
+    staged.write(RESULTS_MD, md.as_bytes())?;
     staged.write(SPEC_COPY, spec.text.as_bytes())?;
+    for p in &pictures {
+        staged.write(&p.file, p.svg.as_bytes())?;
+    }
     staged.commit()?;
     let failed = rows
         .iter()
@@ -335,6 +342,7 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
         row.gap = e.gap;
         row.nodes = Some(e.nodes);
         row.columns = (e.engine != "cp").then_some(e.stats.columns);
+        row.timeline = e.timeline.clone();
         if (e.objective - objective).abs() > 1e-9 * objective.abs().max(1.0) {
             row.note = format!(
                 "the engine reports {} but its partition evaluates to {objective}",

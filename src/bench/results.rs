@@ -48,6 +48,9 @@ pub struct Row {
     pub own_k: bool,
     #[serde(skip)]
     pub maximise: bool,
+    /// Improving solutions of an exact run (criterion value and DBIL of each), for its picture.
+    #[serde(skip)]
+    pub timeline: Vec<crate::exact::TimelineEntry>,
 }
 
 /// What the `objective` column holds.

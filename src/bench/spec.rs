@@ -8,6 +8,7 @@ use crate::dataset::RowSample;
 use crate::error::{in_file, Error, Result};
 use crate::exact::{self, Engine};
 use crate::heuristics::{Form, KMemberCost};
+use crate::k_assign::{KAssign, DEFAULT_AXES};
 use crate::privacy::KSource;
 use crate::schema::Schema;
 use crate::Criterion;
@@ -37,6 +38,9 @@ impl Key for Form {
 }
 impl Key for KMemberCost {
     const KEY: &'static str = "cost";
+}
+impl Key for KAssign {
+    const KEY: &'static str = "k_assign";
 }
 
 /// A criterion read by its command-line name.
@@ -118,6 +122,12 @@ struct InstanceFile {
     k_preset: Option<String>,
     #[serde(default)]
     k_levels: Option<Vec<i64>>,
+    #[serde(default)]
+    k_assign: Option<Flag<KAssign>>,
+    #[serde(default)]
+    k_axes: Option<Vec<String>>,
+    #[serde(default)]
+    k_axis_order: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Deserialize)]
@@ -158,6 +168,9 @@ pub struct InstanceSpec {
     /// The k_i source flags; the run's seed completes them (`--k-dist`, `--k-preset` draws).
     k: KArgs,
     k_levels: String,
+    k_assign: KAssign,
+    k_axes: String,
+    k_axis_order: Vec<String>,
 }
 
 impl InstanceSpec {
@@ -167,18 +180,27 @@ impl InstanceSpec {
             choice: self.k.clone(),
             k_levels: self.k_levels.clone(),
             seed,
+            k_assign: self.k_assign,
+            k_axes: self.k_axes.clone(),
+            k_axis_order: self.k_axis_order.clone(),
         }
         .source()
     }
 
     /// Whether the k_i depend on the seed (drawn from a distribution).
     pub fn k_is_drawn(&self) -> bool {
-        self.k.k_dist.is_some() || self.k.k_preset.is_some()
+        (self.k.k_dist.is_some() || self.k.k_preset.is_some()) && self.k_assign == KAssign::Random
     }
 
     /// Short description of the k_i source for the results header.
     pub fn k_description(&self) -> String {
         let k = &self.k;
+        if self.k_assign == KAssign::Correlated {
+            return match self.k_source(0) {
+                Ok(ks) => ks.describe(),
+                Err(e) => e.to_string(),
+            };
+        }
         if let Some(k) = k.k {
             format!("k = {k}")
         } else if let Some(c) = &k.k_column {
@@ -464,9 +486,22 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
             k_preset: f.k_preset,
         },
         k_levels,
+        k_assign: f.k_assign.map_or(KAssign::Random, |a| a.0),
+        k_axes: match &f.k_axes {
+            Some(a) => a.join(","),
+            None => DEFAULT_AXES.to_string(),
+        },
+        k_axis_order: f.k_axis_order.unwrap_or_default(),
     };
     // Parse the distribution now, so a bad one is reported before anything runs.
-    let k_key = ["k_dist", "k_preset"][usize::from(spec.k.k_dist.is_none())];
+    let k_key = if spec.k_assign == KAssign::Correlated
+        || spec.k_axes != DEFAULT_AXES
+        || !spec.k_axis_order.is_empty()
+    {
+        "k_assign"
+    } else {
+        ["k_dist", "k_preset"][usize::from(spec.k.k_dist.is_none())]
+    };
     spec.k_source(0).map_err(|e| err(k_key, &e))?;
     Ok(spec)
 }

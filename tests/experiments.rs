@@ -1,0 +1,199 @@
+//! `optik experiment` (seed 001 §5.5): the grids run through the CLI, write their summary,
+//! CSV and well-formed heatmaps, meet the invariants of the comparison (all-moderate and
+//! all-conservative cells equal their baselines), and deletion costs one unit per attribute.
+
+mod common;
+use common::{adult_sample, adult_schema, optik, shared_data};
+use optik::dataset::{Dataset, RowSample};
+use optik::experiments::Sample;
+use optik::heuristics::Method;
+use optik::privacy::KSource;
+use optik::schema::Schema;
+use optik::table::Table;
+use std::path::Path;
+
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    let schema = adult_schema(dir);
+    optik()
+        .arg("experiment")
+        .args(args)
+        .arg("--csv")
+        .arg(shared_data().join("adult/adult.csv"))
+        .arg("--schema")
+        .arg(schema)
+        .output()
+        .unwrap()
+}
+
+fn csv_rows(p: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(p).unwrap();
+    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|x| {
+            h.iter()
+                .cloned()
+                .zip(x.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn frequency_grid_writes_heatmaps_and_meets_its_invariants() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("freq");
+    let o = run(
+        dir.path(),
+        &[
+            "frequency",
+            "--rows",
+            "250",
+            "--seeds",
+            "1,2",
+            "--step",
+            "50",
+            "--heuristics",
+            "mdav,kmember",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
+    assert!(md.contains("250 records drawn at random"), "{md}");
+    let svgs: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|f| f.ends_with(".svg"))
+        .collect();
+    // 2 baselines × 2 levels × 2 heuristics.
+    assert_eq!(svgs.len(), 8, "{svgs:?}");
+    for f in &svgs {
+        assert!(md.contains(&format!("]({f})")), "{f}");
+        let text = std::fs::read_to_string(out.join(f)).unwrap();
+        roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    let rows = csv_rows(&out.join("frequency.csv"));
+    // (f_l, f_c) ∈ {0, 50, 100}² with f_l + f_c ≤ 100: 6 cells × 2 levels × 2 heuristics × 2 seeds.
+    assert_eq!(rows.len(), 48);
+    for r in &rows {
+        let ratio = |c: &str| r[c].parse::<f64>().unwrap();
+        // Every record a moderate: k_i-anonymity is k_m-anonymity; every one a conservative: k_c.
+        if r["shares"] == "f_l=0,f_c=0" {
+            assert_eq!(ratio("ratio_km"), 1.0, "{r:?}");
+        }
+        if r["shares"] == "f_l=0,f_c=100" {
+            assert_eq!(ratio("ratio_kc"), 1.0, "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn table53_has_every_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t53");
+    let o = run(
+        dir.path(),
+        &[
+            "table53",
+            "--rows",
+            "200",
+            "--seeds",
+            "3",
+            "--heuristics",
+            "mondrian",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
+    assert!(
+        md.contains("| mondrian | low (3, 5, 7) |")
+            && md.contains("| mondrian | high (5, 7, 10) |"),
+        "{md}"
+    );
+    assert!(!md.contains('–'), "a cell is empty: {md}");
+    // 2 levels × 4 distributions × 2 assignments × 1 seed.
+    assert_eq!(csv_rows(&out.join("table53.csv")).len(), 16);
+    // Bad grid parameters: one line, exit 2, nothing written.
+    let o = run(
+        dir.path(),
+        &[
+            "frequency",
+            "--step",
+            "7",
+            "--out",
+            dir.path().join("x").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--step 7 must divide 100"));
+    assert!(!dir.path().join("x").exists());
+}
+
+#[test]
+fn deleted_records_cost_one_unit_per_attribute() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = adult_sample(dir.path(), 120);
+    let schema = Schema::read(&adult_schema(dir.path())).unwrap();
+    let table = Table::read(&csv, schema.delimiter).unwrap();
+    let ds = Dataset::from_table(
+        table.clone(),
+        schema.clone(),
+        &KSource::Uniform { k: 1 },
+        true,
+        RowSample::All,
+    )
+    .unwrap();
+    let dist = ds.distance();
+    let s = Sample {
+        ds,
+        dist,
+        axes: Vec::new(),
+    };
+    assert_eq!(s.ds.qi.max_distance(), 8.0);
+    // Every 10th record is a conservative (k_i = 7), the others moderates (5).
+    let k: Vec<u32> = (0..s.n())
+        .map(|i| if i % 10 == 0 { 7 } else { 5 })
+        .collect();
+    let (dbil, deleted) = s.dbil_after_deletion(Method::KMember, &k, 5, 1).unwrap();
+    assert_eq!(deleted, 12);
+    // The same: the kept rows loaded as a table of their own, made 5-anonymous, plus 12 × 8.
+    let mut kept = table.clone();
+    let keep: Vec<usize> = (0..table.len()).filter(|i| i % 10 != 0).collect();
+    kept.rows = keep.iter().map(|&i| table.rows[i].clone()).collect();
+    kept.lines = keep.iter().map(|&i| table.lines[i]).collect();
+    let ds_kept = Dataset::from_table(
+        kept,
+        schema,
+        &KSource::Uniform { k: 1 },
+        true,
+        RowSample::All,
+    )
+    .unwrap();
+    let d_kept = ds_kept.distance();
+    let direct = optik::experiments::dbil_of(
+        &ds_kept.qi,
+        &d_kept,
+        Method::KMember,
+        &vec![5; keep.len()],
+        1,
+    );
+    assert!(
+        (dbil - (direct + 96.0)).abs() < 1e-9,
+        "{dbil} vs {direct} + 96"
+    );
+    // No conservative: nothing deleted, the cost is plain k_m-anonymity.
+    let (none, deleted) = s
+        .dbil_after_deletion(Method::Mdav, &vec![5; s.n()], 5, 1)
+        .unwrap();
+    assert_eq!(deleted, 0);
+    assert_eq!(none, s.dbil(Method::Mdav, &vec![5; s.n()], 1));
+    // Fewer kept records than k_m: every record is deleted.
+    let all7: Vec<u32> = (0..s.n()).map(|i| if i < 3 { 5 } else { 7 }).collect();
+    assert_eq!(
+        s.dbil_after_deletion(Method::Mdav, &all7, 5, 1).unwrap(),
+        (8.0 * 120.0, 120)
+    );
+}
