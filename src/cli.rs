@@ -45,6 +45,9 @@ pub enum Command {
     Assess(crate::assess::AssessArgs),
     /// Run a benchmark grid from a TOML spec; write results.csv, results.md and the spec.
     Bench(crate::bench::BenchArgs),
+    /// Trace the exact CP search on a tiny table (n ≤ 12): decisions, propagations and their
+    /// explanations, conflicts, learned nogoods, solutions; optionally the search tree as SVG.
+    Explain(crate::explain::ExplainArgs),
 }
 
 /// `optik export` formats.
@@ -279,6 +282,7 @@ pub fn main() -> i32 {
         Command::Export(e) => export(&e).map(|_| 0),
         Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
         Command::Bench(b) => crate::bench::bench(&b).map(|_| 0),
+        Command::Explain(e) => crate::explain::run(&e).map(|_| 0),
     };
     match result {
         Ok(code) => code,

@@ -13,6 +13,7 @@ pub mod dataset;
 pub mod distance;
 pub mod error;
 pub mod exact;
+pub mod explain;
 mod fixtures;
 pub mod heuristics;
 pub mod hierarchy;
