@@ -54,7 +54,12 @@ fn run(dir: &Path, csv: &Path, input: &[&str], extra: &[&str]) -> (String, Strin
         .args(extra)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     (
         std::fs::read_to_string(out).unwrap(),
         std::fs::read_to_string(tree).unwrap(),
@@ -78,7 +83,9 @@ fn decisions(trace: &str) -> usize {
 fn node_elements(svg: &str) -> usize {
     let doc = roxmltree::Document::parse(svg).expect("the tree is well-formed XML");
     doc.descendants()
-        .filter(|n| n.is_element() && n.tag_name().name() == "g" && n.attribute("class") == Some("node"))
+        .filter(|n| {
+            n.is_element() && n.tag_name().name() == "g" && n.attribute("class") == Some("node")
+        })
         .count()
 }
 
@@ -93,12 +100,7 @@ fn propagation_lines(trace: &str) -> Vec<&str> {
 fn seed_example(dir: &Path, extra: &[&str]) -> (String, String, Instance) {
     let csv = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
-    let (trace, svg) = run(
-        dir,
-        &csv,
-        &["--schema", schema.to_str().unwrap()],
-        extra,
-    );
+    let (trace, svg) = run(dir, &csv, &["--schema", schema.to_str().unwrap()], extra);
     (trace, svg, load(&csv, Schema::read(&schema).unwrap()))
 }
 
@@ -111,7 +113,10 @@ fn seed_example_trace_reaches_the_brute_force_optimum() {
     assert!(decisions(&trace) >= 1, "{trace}");
     assert!(!propagation_lines(&trace).is_empty(), "{trace}");
     assert!(trace.contains("★ solution 1:"));
-    assert!(trace.contains("r3 (row 4, line 5)  k = 3"), "records named by row");
+    assert!(
+        trace.contains("r3 (row 4, line 5)  k = 3"),
+        "records named by row"
+    );
     // No raw values at default verbosity: no ZIP code, age or sex of the table.
     for raw in ["14025", "14110", "Cancer", "Age=", "ZIP="] {
         assert!(!trace.contains(raw), "raw value {raw} in the trace");
@@ -130,13 +135,18 @@ fn conflicts_show_explanations_and_learned_nogoods() {
     );
     let (_, optimum) = brute_force(&inst, Criterion::Dbil, 1).unwrap();
     assert_eq!(result_objective(&trace), optimum);
-    assert!(trace.contains("✗ pruned (cannot beat the incumbent)"), "{trace}");
+    assert!(
+        trace.contains("✗ pruned (cannot beat the incumbent)"),
+        "{trace}"
+    );
     assert!(trace.contains("these cannot all hold: "));
     assert!(trace.contains("⇒ learned nogood 1: not ("));
     // Propagations carry the explanation pumpkin stored: "because" + premises, by record id.
     let explained = trace
         .lines()
-        .filter(|l| l.trim_start().starts_with("because r") || l.trim_start().starts_with("because {r"))
+        .filter(|l| {
+            l.trim_start().starts_with("because r") || l.trim_start().starts_with("because {r")
+        })
         .count();
     assert!(explained >= 5, "{trace}");
     // --show-values lists the QI values in the legend (the user owns the data).
@@ -144,9 +154,13 @@ fn conflicts_show_explanations_and_learned_nogoods() {
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let kinds: Vec<&str> = doc
         .descendants()
-        .filter_map(|n| (n.attribute("class") == Some("node")).then(|| n.attribute("data-kind").unwrap()))
+        .filter(|n| n.attribute("class") == Some("node"))
+        .map(|n| n.attribute("data-kind").unwrap())
         .collect();
-    assert!(kinds.contains(&"pruned") && kinds.contains(&"solution"), "{kinds:?}");
+    assert!(
+        kinds.contains(&"pruned") && kinds.contains(&"solution"),
+        "{kinds:?}"
+    );
     assert_eq!(kinds.len(), decisions(&trace));
 }
 
@@ -184,7 +198,11 @@ fn random_eight_record_table_every_criterion() {
         );
         let c: Criterion = criterion.parse().unwrap();
         let (_, optimum) = brute_force(&inst, c, 1).unwrap();
-        assert_eq!(result_objective(&trace), optimum, "{criterion} {search}\n{trace}");
+        assert_eq!(
+            result_objective(&trace),
+            optimum,
+            "{criterion} {search}\n{trace}"
+        );
         assert!(decisions(&trace) >= 1, "{criterion} {search}\n{trace}");
         assert!(!propagation_lines(&trace).is_empty());
         assert_eq!(node_elements(&svg), decisions(&trace));
@@ -219,12 +237,24 @@ fn engine_matches_brute_force_on_random_instances() {
             )
             .unwrap();
             let want = brute_force(&inst, criterion, 1).map(|(_, v)| v);
-            assert_eq!(t.best.as_ref().map(|b| b.1), want, "case {case} {criterion:?} {search:?}");
+            assert_eq!(
+                t.best.as_ref().map(|b| b.1),
+                want,
+                "case {case} {criterion:?} {search:?}"
+            );
             assert_eq!(t.status.name(), "optimal");
-            let decided = t.events.iter().filter(|e| matches!(e, Event::Decision { .. })).count();
+            let decided = t
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Decision { .. }))
+                .count();
             assert_eq!(decided, t.decisions);
             assert_eq!(t.nodes.len(), t.decisions);
-            let learned = t.events.iter().filter(|e| matches!(e, Event::Learned { .. })).count();
+            let learned = t
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Learned { .. }))
+                .count();
             assert_eq!(learned, t.conflicts);
             // Every node's parent is an earlier node one level up the tree.
             for (i, nd) in t.nodes.iter().enumerate() {
@@ -252,7 +282,10 @@ fn more_than_twelve_records_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("at most 12 records") && err.contains("60"), "{err}");
+    assert!(
+        err.contains("at most 12 records") && err.contains("60"),
+        "{err}"
+    );
     assert!(!out.exists());
 }
 
@@ -300,5 +333,7 @@ fn outputs_are_atomic_and_never_over_the_input() {
         .collect();
     names.sort();
     assert_eq!(names, ["random1.csv", "trace.txt", "tree.svg"]);
-    assert!(std::fs::read_to_string(&out).unwrap().contains("Result: optimal"));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("Result: optimal"));
 }

@@ -66,7 +66,12 @@ pub fn run(a: &ExplainArgs) -> Result<()> {
         _ => return Err(input("give either --schema or --qi")),
     };
     let ks = a.k.source()?;
-    let outputs: Vec<&Path> = a.out.iter().chain(a.tree.iter()).map(PathBuf::as_path).collect();
+    let outputs: Vec<&Path> = a
+        .out
+        .iter()
+        .chain(a.tree.iter())
+        .map(PathBuf::as_path)
+        .collect();
     let mut inputs: Vec<&Path> = vec![&a.input.input];
     if let Some(s) = &a.input.schema {
         inputs.push(s);

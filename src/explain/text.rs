@@ -20,7 +20,12 @@ impl Names {
             .qi
             .attributes
             .iter()
-            .map(|a| (a.name.clone(), ds.table.headers.iter().position(|h| *h == a.name)))
+            .map(|a| {
+                (
+                    a.name.clone(),
+                    ds.table.headers.iter().position(|h| *h == a.name),
+                )
+            })
             .collect();
         let legend = ds
             .rows
@@ -31,7 +36,9 @@ impl Names {
                 if values {
                     let v: Vec<String> = cols
                         .iter()
-                        .filter_map(|(name, c)| c.map(|c| format!("{name}={}", ds.table.rows[row][c])))
+                        .filter_map(|(name, c)| {
+                            c.map(|c| format!("{name}={}", ds.table.rows[row][c]))
+                        })
                         .collect();
                     let _ = write!(s, ": {}", v.join(", "));
                 }
@@ -106,7 +113,11 @@ pub fn conjunction(t: &Trace, lits: &[Lit]) -> String {
                 first
             } else {
                 let names: Vec<String> = recs.iter().map(|r| format!("r{r}")).collect();
-                first.replacen(&format!("r{}", recs[0]), &format!("{{{}}}", names.join(", ")), 1)
+                first.replacen(
+                    &format!("r{}", recs[0]),
+                    &format!("{{{}}}", names.join(", ")),
+                    1,
+                )
             }
         })
         .collect();
@@ -168,7 +179,10 @@ pub fn render(t: &Trace, names: &Names, h: &Header) -> String {
         "optik explain: {}, {} records, {}, criterion {obj}, search {}",
         h.input, t.n, h.k_source, h.search
     );
-    let _ = writeln!(s, "\nRecords (row = data row of the input, line = file line):");
+    let _ = writeln!(
+        s,
+        "\nRecords (row = data row of the input, line = file line):"
+    );
     for (i, l) in names.legend.iter().enumerate() {
         let _ = writeln!(s, "  {l}  k = {}", t.k[i]);
     }
@@ -356,7 +370,12 @@ pub fn render(t: &Trace, names: &Names, h: &Header) -> String {
             let _ = writeln!(s, "Result: {}", t.status.name());
         }
     }
-    let leaves = |f: fn(&Leaf) -> bool| t.nodes.iter().filter(|n| n.leaf.as_ref().is_some_and(f)).count();
+    let leaves = |f: fn(&Leaf) -> bool| {
+        t.nodes
+            .iter()
+            .filter(|n| n.leaf.as_ref().is_some_and(f))
+            .count()
+    };
     let _ = writeln!(
         s,
         "Summary: {} decisions, {} conflicts ({} pruned by the bound), {} learned nogoods, {} restarts, {} solutions, {:.3} s",

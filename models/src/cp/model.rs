@@ -110,86 +110,122 @@ pub(crate) fn build_with(
     let k = inst.k.clone();
 
     let tag = solver.new_constraint_tag();
-    poster.post(&mut solver, "Precede", PrecedeConstructor {
-        vars: g.clone(),
-        constraint_tag: tag,
-    });
+    poster.post(
+        &mut solver,
+        "Precede",
+        PrecedeConstructor {
+            vars: g.clone(),
+            constraint_tag: tag,
+        },
+    );
     let tag = solver.new_constraint_tag();
-    poster.post(&mut solver, "NClusters", NClustersConstructor {
-        vars: g.clone(),
-        k: k.clone(),
-        cmax,
-        constraint_tag: tag,
-    });
-    let tag = solver.new_constraint_tag();
-    poster.post(&mut solver, "Membership", MembershipConstructor {
-        vars: g.clone(),
-        k: k.clone(),
-        cmax,
-        constraint_tag: tag,
-    });
-    if size_cap && criterion != Criterion::Split {
-        let tag = solver.new_constraint_tag();
-        poster.post(&mut solver, "SizeCap", SizeCapConstructor {
+    poster.post(
+        &mut solver,
+        "NClusters",
+        NClustersConstructor {
             vars: g.clone(),
             k: k.clone(),
             cmax,
             constraint_tag: tag,
-        });
+        },
+    );
+    let tag = solver.new_constraint_tag();
+    poster.post(
+        &mut solver,
+        "Membership",
+        MembershipConstructor {
+            vars: g.clone(),
+            k: k.clone(),
+            cmax,
+            constraint_tag: tag,
+        },
+    );
+    if size_cap && criterion != Criterion::Split {
+        let tag = solver.new_constraint_tag();
+        poster.post(
+            &mut solver,
+            "SizeCap",
+            SizeCapConstructor {
+                vars: g.clone(),
+                k: k.clone(),
+                cmax,
+                constraint_tag: tag,
+            },
+        );
     }
     if let Some(c0) = min_classes {
         if c0 > 1 {
             let tag = solver.new_constraint_tag();
-            poster.post(&mut solver, "MinClasses", MinClassesConstructor {
-                vars: g.clone(),
-                min_classes: c0.min(i32::MAX as usize) as i32,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "MinClasses",
+                MinClassesConstructor {
+                    vars: g.clone(),
+                    min_classes: c0.min(i32::MAX as usize) as i32,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     let tag = solver.new_constraint_tag();
     match criterion {
         Criterion::Dbil => {
             let m = min_k_diameters(&dist, &k);
-            poster.post(&mut solver, "Dbil", DbilConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                k,
-                m,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Dbil",
+                DbilConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    k,
+                    m,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Diameter => {
             let m = min_k_diameters(&dist, &k);
-            poster.post(&mut solver, "Diameter", DiameterConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                m,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Diameter",
+                DiameterConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    m,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Split => {
-            poster.post(&mut solver, "Split", SplitConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Split",
+                SplitConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Wcsd => {
-            poster.post(&mut solver, "Wcsd", WcsdConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                k,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Wcsd",
+                WcsdConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    k,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     if let Some(lp) = dual {
@@ -200,25 +236,29 @@ pub(crate) fn build_with(
         };
         if let Some(sum) = sum {
             let tag = solver.new_constraint_tag();
-            poster.post(&mut solver, "DualBound", DualBoundConstructor {
-                vars: g.clone(),
-                objective,
-                criterion: sum,
-                dist: dist.clone(),
-                k: inst.k.clone(),
-                pi: lp.duals.pi.clone(),
-                cuts: lp
-                    .duals
-                    .cuts
-                    .iter()
-                    .filter(|c| c.1 > 0.0)
-                    .cloned()
-                    .collect(),
-                z: lp.z,
-                tolerance: dual_tolerance(lp, n),
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "DualBound",
+                DualBoundConstructor {
+                    vars: g.clone(),
+                    objective,
+                    criterion: sum,
+                    dist: dist.clone(),
+                    k: inst.k.clone(),
+                    pi: lp.duals.pi.clone(),
+                    cuts: lp
+                        .duals
+                        .cuts
+                        .iter()
+                        .filter(|c| c.1 > 0.0)
+                        .cloned()
+                        .collect(),
+                    z: lp.z,
+                    tolerance: dual_tolerance(lp, n),
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     Model {

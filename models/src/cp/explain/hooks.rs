@@ -11,7 +11,7 @@ use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, Select
 use optik_propagators::pumpkin_core::conflict_resolving::{
     ConflictAnalysisContext, ConflictResolver,
 };
-use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
+use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor, PredicateType};
 use optik_propagators::pumpkin_core::propagation::{
     Domains, EnqueueDecision, ExplanationContext, LazyExplanation, LocalId, NotificationContext,
     OpaqueDomainEvent, PredicateId, Priority, PropagationContext, Propagator,
@@ -54,8 +54,10 @@ fn snap(vars: &[DomainId], d: &Domains) -> Snap {
     }
 }
 
-/// What became true between two snapshots, as predicates.
-fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<Predicate> {
+/// What became true between two snapshots: the predicate shown (`G = v` when the domain became
+/// a single value) and the one whose trail entry holds the propagator's reason (a removal or a
+/// bound: pumpkin stores no entry for the equality itself).
+fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<(Predicate, Predicate)> {
     let (obj, g) = vars.split_last().expect("objective");
     let mut out = Vec::new();
     for (i, x) in g.iter().enumerate() {
@@ -63,22 +65,33 @@ fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<Predicate> {
         if a == b {
             continue;
         }
+        let removed: Vec<i32> = (0..64).filter(|&v| b & !a & (1u64 << v) != 0).collect();
         if a.count_ones() == 1 {
-            out.push(x.equality_predicate(a.trailing_zeros() as i32));
+            let v = a.trailing_zeros() as i32;
+            let asked = if removed.len() == 1 {
+                x.disequality_predicate(removed[0])
+            } else if removed.iter().all(|&w| w > v) {
+                x.upper_bound_predicate(v)
+            } else if removed.iter().all(|&w| w < v) {
+                x.lower_bound_predicate(v)
+            } else {
+                x.disequality_predicate(removed[removed.len() - 1])
+            };
+            out.push((x.equality_predicate(v), asked));
         } else {
-            let removed = b & !a;
-            for v in 0..64 {
-                if removed & (1u64 << v) != 0 {
-                    out.push(x.disequality_predicate(v));
-                }
+            for v in removed {
+                let p = x.disequality_predicate(v);
+                out.push((p, p));
             }
         }
     }
     if after.obj.0 > before.obj.0 {
-        out.push(obj.lower_bound_predicate(after.obj.0));
+        let p = obj.lower_bound_predicate(after.obj.0);
+        out.push((p, p));
     }
     if after.obj.1 < before.obj.1 {
-        out.push(obj.upper_bound_predicate(after.obj.1));
+        let p = obj.upper_bound_predicate(after.obj.1);
+        out.push((p, p));
     }
     out
 }
@@ -109,7 +122,7 @@ impl<P> Traced<P> {
             log.events.push(RawEvent::Propagation {
                 level: before.level,
                 propagator: self.name,
-                changes: posted.into_iter().map(|p| (p, None)).collect(),
+                changes: posted.into_iter().map(|(p, q)| (p, q, None)).collect(),
                 open: true,
             });
         }
@@ -353,6 +366,31 @@ impl TracingResolver {
     }
 }
 
+impl TracingResolver {
+    /// The predicate explicitly on the trail at the position that made `p` true.
+    fn entry_of(&self, context: &ConflictAnalysisContext, p: Predicate) -> Option<Predicate> {
+        let state = context.get_state();
+        let position = state.trail_position(p)?;
+        let x = p.get_domain();
+        let i = self.log.borrow().vars.iter().position(|&v| v == x)?;
+        let (lo, hi) = self.initial[i];
+        if hi - lo > 64 && p.get_predicate_type() != PredicateType::NotEqual {
+            // The objective: its bounds are posted as bounds.
+            return Some(p);
+        }
+        (lo..=hi)
+            .flat_map(|v| {
+                [
+                    x.lower_bound_predicate(v),
+                    x.upper_bound_predicate(v),
+                    x.disequality_predicate(v),
+                    x.equality_predicate(v),
+                ]
+            })
+            .find(|&q| state.is_on_trail(q) && state.trail_position(q) == Some(position))
+    }
+}
+
 impl ConflictResolver for TracingResolver {
     fn resolve_conflict(&mut self, context: &mut ConflictAnalysisContext) {
         let level = context.get_state().get_checkpoint();
@@ -379,8 +417,8 @@ impl ConflictResolver for TracingResolver {
                     changes
                         .iter()
                         .enumerate()
-                        .filter(|(_, (_, why))| why.is_none())
-                        .map(move |(c, (p, _))| (e, c, *p, l))
+                        .filter(|(_, (_, _, why))| why.is_none())
+                        .map(move |(c, (_, q, _))| (e, c, *q, l))
                 })
                 .collect()
         };
@@ -394,17 +432,28 @@ impl ConflictResolver for TracingResolver {
             {
                 continue;
             }
+            // The trail entry that made `p` true: only its own predicate has the stored reason
+            // (for an implied predicate pumpkin answers with the implying one).
+            let Some(entry) = self.entry_of(context, p) else {
+                continue;
+            };
             let mut buf: Vec<Predicate> = Vec::new();
-            let code =
-                context.get_propagation_reason_without_proof_log(p, CurrentNogood::empty(), &mut buf);
-            let label = code.map_or_else(|| "initial domain".to_string(), |c| c.label().to_string());
+            let code = context.get_propagation_reason_without_proof_log(
+                entry,
+                CurrentNogood::empty(),
+                &mut buf,
+            );
+            let label = code.map_or_else(
+                || "implied by the domain".to_string(),
+                |c| c.label().to_string(),
+            );
             answers.push((e, c, (label, buf)));
         }
         {
             let mut log = self.log.borrow_mut();
             for (e, c, why) in answers {
                 if let RawEvent::Propagation { changes, .. } = &mut log.events[e] {
-                    changes[c].1 = Some(why);
+                    changes[c].2 = Some(why);
                 }
             }
             let pruned = nogood
@@ -441,7 +490,11 @@ impl ConflictResolver for TracingResolver {
         let asserted = self
             .holding(context)
             .into_iter()
-            .filter_map(|p| state.trail_position(p).map(|t| (t, state.is_on_trail(p), p)))
+            .filter_map(|p| {
+                state
+                    .trail_position(p)
+                    .map(|t| (t, state.is_on_trail(p), p))
+            })
             .max_by_key(|&(t, exact, _)| (t, exact))
             .map(|(_, _, p)| p);
         let mut learned = Vec::new();

@@ -29,7 +29,8 @@ pub(super) enum RawEvent {
     Propagation {
         level: usize,
         propagator: &'static str,
-        changes: Vec<(Predicate, Option<RawBecause>)>,
+        /// (shown, asked for its reason, explanation).
+        changes: Vec<(Predicate, Predicate, Option<RawBecause>)>,
         /// Still on the trail: its explanations can still be asked for.
         open: bool,
     },
@@ -173,10 +174,7 @@ impl Log {
     /// Marks propagations deeper than `level` as undone.
     pub fn close_above(&mut self, level: usize) {
         for e in &mut self.events {
-            if let RawEvent::Propagation {
-                level: l, open, ..
-            } = e
-            {
+            if let RawEvent::Propagation { level: l, open, .. } = e {
                 if *l > level {
                     *open = false;
                 }

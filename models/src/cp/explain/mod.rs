@@ -95,19 +95,20 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
         let mut res = resolver();
         let mut term = TimeBudget::starting_now(remaining());
         let g = m.g.clone();
-        let first = match m
-            .solver
-            .satisfy_under_assumptions(&mut brancher, &mut term, &mut res, &[])
-        {
-            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                let labels: Vec<i32> = g
-                    .iter()
-                    .map(|&x| s.solution().get_integer_value(x))
-                    .collect();
-                Some(Partition::from_labels(&labels).num_classes())
-            }
-            _ => None,
-        };
+        let first =
+            match m
+                .solver
+                .satisfy_under_assumptions(&mut brancher, &mut term, &mut res, &[])
+            {
+                SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                    let labels: Vec<i32> = g
+                        .iter()
+                        .map(|&x| s.solution().get_integer_value(x))
+                        .collect();
+                    Some(Partition::from_labels(&labels).num_classes())
+                }
+                _ => None,
+            };
         first
     } else {
         None
@@ -142,12 +143,11 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
         root.as_ref(),
         &mut poster,
     );
-    let mut initial: Vec<(i32, i32)> = m
-        .g
-        .iter()
-        .enumerate()
-        .map(|(i, _)| (1, if i == 0 { 1 } else { m.cmax }))
-        .collect();
+    let mut initial: Vec<(i32, i32)> =
+        m.g.iter()
+            .enumerate()
+            .map(|(i, _)| (1, if i == 0 { 1 } else { m.cmax }))
+            .collect();
     initial.push((0, obj_ub as i32));
     let mut brancher = Tracer {
         inner: make_brancher(&m, inst, opts.search, Counters::default()),
@@ -168,10 +168,13 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             Some((_, v)) if maximise => vec![obj.lower_bound_predicate(clamp(v + 1))],
             Some((_, v)) => vec![obj.upper_bound_predicate(clamp(v - 1))],
         };
-        if best
-            .as_ref()
-            .is_some_and(|(_, v)| if maximise { *v >= i32::MAX as i64 } else { *v <= 0 })
-        {
+        if best.as_ref().is_some_and(|(_, v)| {
+            if maximise {
+                *v >= i32::MAX as i64
+            } else {
+                *v <= 0
+            }
+        }) {
             break Status::Optimal;
         }
         {
@@ -227,7 +230,12 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
                 let p = Partition::from_labels(&labels);
                 let v = super::objective_of(inst, &p, criterion);
                 if l.pending_decision.is_some() {
-                    let lvl = l.path.last().and_then(|&x| l.nodes[x].level).unwrap_or(l.assumption_level) + 1;
+                    let lvl = l
+                        .path
+                        .last()
+                        .and_then(|&x| l.nodes[x].level)
+                        .unwrap_or(l.assumption_level)
+                        + 1;
                     l.resolve_pending(lvl);
                 }
                 l.mark_leaf(Leaf::Solution(v));
@@ -280,7 +288,10 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             } => Event::Propagation {
                 level: *level,
                 propagator,
-                changes: changes.iter().map(|(p, w)| (lit(*p), because(w))).collect(),
+                changes: changes
+                    .iter()
+                    .map(|(p, _, w)| (lit(*p), because(w)))
+                    .collect(),
             },
             RawEvent::Conflict {
                 level,
@@ -292,7 +303,9 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
                 propagator: *propagator,
                 trigger: trigger.map(lit),
                 explanation: explanation.iter().filter_map(|&p| l.lit(p)).collect(),
-                pruned: explanation.iter().any(|&p| l.is_objective_bound(p, maximise)),
+                pruned: explanation
+                    .iter()
+                    .any(|&p| l.is_objective_bound(p, maximise)),
             },
             RawEvent::Learned {
                 nogood,
