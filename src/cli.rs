@@ -47,6 +47,9 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
     /// Re-run a seed 001 §5.5 heuristic experiment (table 5.3, figures 5.5–5.10) on a table sample.
     Experiment(crate::experiments::ExperimentArgs),
+    /// Trace the exact CP search on a tiny table (n ≤ 12): decisions, propagations and their
+    /// explanations, conflicts, learned nogoods, solutions; optionally the search tree as SVG.
+    Explain(crate::explain::ExplainArgs),
 }
 
 /// `optik export` formats.
@@ -294,6 +297,7 @@ pub fn main() -> i32 {
         Command::Assess(a) => crate::assess::run(&a).map(|_| 0),
         Command::Bench(b) => crate::bench::bench(&b).map(|_| 0),
         Command::Experiment(e) => crate::experiments::experiment(&e).map(|_| 0),
+        Command::Explain(e) => crate::explain::run(&e).map(|_| 0),
     };
     match result {
         Ok(code) => code,

@@ -14,6 +14,7 @@ pub mod distance;
 pub mod error;
 pub mod exact;
 pub mod experiments;
+pub mod explain;
 mod fixtures;
 pub mod heuristics;
 pub mod hierarchy;

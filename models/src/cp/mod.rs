@@ -2,6 +2,7 @@
 //! propagators and branchers of `optik-propagators`, solved by linear SAT-UNSAT search from an
 //! optional warm start. Never reports `Optimal` unless the solver proved it.
 
+pub mod explain;
 mod model;
 mod threshold;
 

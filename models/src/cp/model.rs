@@ -7,6 +7,7 @@ use optik_propagators::membership::MembershipConstructor;
 use optik_propagators::min_classes::MinClassesConstructor;
 use optik_propagators::n_clusters::NClustersConstructor;
 use optik_propagators::precede::PrecedeConstructor;
+use optik_propagators::pumpkin_core::propagation::PropagatorConstructor;
 use optik_propagators::pumpkin_core::variables::DomainId;
 use optik_propagators::pumpkin_core::Solver;
 use optik_propagators::size_cap::SizeCapConstructor;
@@ -37,6 +38,32 @@ pub(crate) fn objective_upper_bound(inst: &Instance, criterion: Criterion) -> i6
     }
 }
 
+/// How each propagator of the model is added to the solver: directly, or wrapped (e.g. by
+/// `optik explain`'s tracer, which records what each propagator did).
+pub(crate) trait Poster {
+    /// Told the model's variables once they exist, before any propagator is posted.
+    fn variables(&mut self, _g: &[DomainId], _objective: DomainId) {}
+
+    /// Adds the propagator built by `constructor`; `name` is optik's name for it.
+    fn post<C>(&mut self, solver: &mut Solver, name: &'static str, constructor: C)
+    where
+        C: PropagatorConstructor,
+        C::PropagatorImpl: 'static;
+}
+
+/// Adds every propagator as it is.
+pub(crate) struct Direct;
+
+impl Poster for Direct {
+    fn post<C>(&mut self, solver: &mut Solver, _name: &'static str, constructor: C)
+    where
+        C: PropagatorConstructor,
+        C::PropagatorImpl: 'static,
+    {
+        let _ = solver.add_propagator(constructor);
+    }
+}
+
 /// Builds the model. `min_classes` (split only) posts "at least that many classes"; `dual`
 /// (dbil, wcsd) posts the LP dual bound with reduced-cost filtering.
 pub(crate) fn build(
@@ -46,6 +73,27 @@ pub(crate) fn build(
     min_classes: Option<usize>,
     obj_ub: i32,
     dual: Option<&RootLp>,
+) -> Model {
+    build_with(
+        inst,
+        criterion,
+        size_cap,
+        min_classes,
+        obj_ub,
+        dual,
+        &mut Direct,
+    )
+}
+
+/// [`build`], adding each propagator through `poster`.
+pub(crate) fn build_with(
+    inst: &Instance,
+    criterion: Criterion,
+    size_cap: bool,
+    min_classes: Option<usize>,
+    obj_ub: i32,
+    dual: Option<&RootLp>,
+    poster: &mut impl Poster,
 ) -> Model {
     let n = inst.n;
     let cmax = inst.max_classes().max(1) as i32;
@@ -57,90 +105,127 @@ pub(crate) fn build(
         })
         .collect();
     let objective = solver.new_named_bounded_integer(0, obj_ub, criterion.name().to_string());
+    poster.variables(&g, objective);
     let dist = DistMatrix::new(&inst.dist);
     let k = inst.k.clone();
 
     let tag = solver.new_constraint_tag();
-    let _ = solver.add_propagator(PrecedeConstructor {
-        vars: g.clone(),
-        constraint_tag: tag,
-    });
+    poster.post(
+        &mut solver,
+        "Precede",
+        PrecedeConstructor {
+            vars: g.clone(),
+            constraint_tag: tag,
+        },
+    );
     let tag = solver.new_constraint_tag();
-    let _ = solver.add_propagator(NClustersConstructor {
-        vars: g.clone(),
-        k: k.clone(),
-        cmax,
-        constraint_tag: tag,
-    });
-    let tag = solver.new_constraint_tag();
-    let _ = solver.add_propagator(MembershipConstructor {
-        vars: g.clone(),
-        k: k.clone(),
-        cmax,
-        constraint_tag: tag,
-    });
-    if size_cap && criterion != Criterion::Split {
-        let tag = solver.new_constraint_tag();
-        let _ = solver.add_propagator(SizeCapConstructor {
+    poster.post(
+        &mut solver,
+        "NClusters",
+        NClustersConstructor {
             vars: g.clone(),
             k: k.clone(),
             cmax,
             constraint_tag: tag,
-        });
+        },
+    );
+    let tag = solver.new_constraint_tag();
+    poster.post(
+        &mut solver,
+        "Membership",
+        MembershipConstructor {
+            vars: g.clone(),
+            k: k.clone(),
+            cmax,
+            constraint_tag: tag,
+        },
+    );
+    if size_cap && criterion != Criterion::Split {
+        let tag = solver.new_constraint_tag();
+        poster.post(
+            &mut solver,
+            "SizeCap",
+            SizeCapConstructor {
+                vars: g.clone(),
+                k: k.clone(),
+                cmax,
+                constraint_tag: tag,
+            },
+        );
     }
     if let Some(c0) = min_classes {
         if c0 > 1 {
             let tag = solver.new_constraint_tag();
-            let _ = solver.add_propagator(MinClassesConstructor {
-                vars: g.clone(),
-                min_classes: c0.min(i32::MAX as usize) as i32,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "MinClasses",
+                MinClassesConstructor {
+                    vars: g.clone(),
+                    min_classes: c0.min(i32::MAX as usize) as i32,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     let tag = solver.new_constraint_tag();
     match criterion {
         Criterion::Dbil => {
             let m = min_k_diameters(&dist, &k);
-            let _ = solver.add_propagator(DbilConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                k,
-                m,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Dbil",
+                DbilConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    k,
+                    m,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Diameter => {
             let m = min_k_diameters(&dist, &k);
-            let _ = solver.add_propagator(DiameterConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                m,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Diameter",
+                DiameterConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    m,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Split => {
-            let _ = solver.add_propagator(SplitConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Split",
+                SplitConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
         Criterion::Wcsd => {
-            let _ = solver.add_propagator(WcsdConstructor {
-                vars: g.clone(),
-                objective,
-                dist: dist.clone(),
-                k,
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "Wcsd",
+                WcsdConstructor {
+                    vars: g.clone(),
+                    objective,
+                    dist: dist.clone(),
+                    k,
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     if let Some(lp) = dual {
@@ -151,25 +236,29 @@ pub(crate) fn build(
         };
         if let Some(sum) = sum {
             let tag = solver.new_constraint_tag();
-            let _ = solver.add_propagator(DualBoundConstructor {
-                vars: g.clone(),
-                objective,
-                criterion: sum,
-                dist: dist.clone(),
-                k: inst.k.clone(),
-                pi: lp.duals.pi.clone(),
-                cuts: lp
-                    .duals
-                    .cuts
-                    .iter()
-                    .filter(|c| c.1 > 0.0)
-                    .cloned()
-                    .collect(),
-                z: lp.z,
-                tolerance: dual_tolerance(lp, n),
-                cmax,
-                constraint_tag: tag,
-            });
+            poster.post(
+                &mut solver,
+                "DualBound",
+                DualBoundConstructor {
+                    vars: g.clone(),
+                    objective,
+                    criterion: sum,
+                    dist: dist.clone(),
+                    k: inst.k.clone(),
+                    pi: lp.duals.pi.clone(),
+                    cuts: lp
+                        .duals
+                        .cuts
+                        .iter()
+                        .filter(|c| c.1 > 0.0)
+                        .cloned()
+                        .collect(),
+                    z: lp.z,
+                    tolerance: dual_tolerance(lp, n),
+                    cmax,
+                    constraint_tag: tag,
+                },
+            );
         }
     }
     Model {
