@@ -216,6 +216,8 @@ pub struct AnonymiseArgs {
     /// heuristics' warm start only, to compare).
     #[arg(long)]
     pub no_lp_primal: bool,
+    #[command(flatten)]
+    pub class: crate::constraints::ConstraintArgs,
     /// Exact engine search strategy: switching, create, fill, autonomous.
     #[arg(long, default_value = "autonomous")]
     pub search: optik_models::cp::Search,
@@ -356,6 +358,13 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
     if let Some(s) = &a.input.schema {
         inputs.push(s);
     }
+    inputs.extend(a.class.inputs());
+    if a.class.any() && a.method != MethodArg::Optimal {
+        return Err(input(format!(
+            "--l-diversity, --links and --max-class-size need --method optimal, not {}",
+            a.method.name()
+        )));
+    }
     check_destinations(&outputs, &inputs, a.force)?;
     let ds = Dataset::load(
         &a.input.input,
@@ -374,6 +383,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             )));
         }
     }
+    let class = a.class.load(&ds)?;
     let dist = ds.distance();
     let solver = match a.method.heuristic() {
         Some(method) => Solver::Heuristic(HeuristicOptions {
@@ -407,7 +417,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         status,
         objective,
         lower_bound,
-    } = run::partition(&ds, &dist, &solver, a.criterion, &bar)?;
+    } = run::partition_with(&ds, &dist, &solver, a.criterion, &bar, &class.model)?;
     bar.finish_and_clear();
     let rel = release::build(&ds, &partition, a.class_column.as_deref());
     let staged = Staged::write(&a.out, &rel.to_csv(ds.table.delimiter))?;
@@ -418,6 +428,19 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             check.violations
         )));
     }
+    let extra = if a.class.any() {
+        let table = Table::read(staged.path(), Some(ds.table.delimiter))?;
+        let c = crate::constraints::check::check(&table, &rel.quasi, &class.requested)?;
+        if !c.extra_hold {
+            return Err(internal(format!(
+                "the independent check found the release breaking a class constraint ({}); nothing was written",
+                serde_json::to_string(&c).unwrap_or_default()
+            )));
+        }
+        Some(c)
+    } else {
+        None
+    };
     let report = Report {
         optik_version: env!("CARGO_PKG_VERSION"),
         input: InputSummary {
@@ -433,6 +456,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             k_min: *ds.k.iter().min().expect("n ≥ 1"),
             k_max: *ds.k.iter().max().expect("n ≥ 1"),
             max_classes: optik_models::instance::max_classes(&ds.k),
+            extra,
         },
         method: a.method.name().to_string(),
         parameters: match a.method {
