@@ -172,10 +172,16 @@ pub fn solve_with(
     let mut heuristic_starts = Vec::new();
     for h in warm_starts(opts.seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
-        // The heuristics know nothing of the extra constraints: use only those meeting them.
-        if !extra.partition_ok(p.labels()) {
-            continue;
-        }
+        // The heuristics know nothing of the extra constraints: use only those meeting them,
+        // after a repair by merging classes where that is enough.
+        let p = if extra.partition_ok(p.labels()) {
+            p
+        } else {
+            match crate::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
+                Some(r) => r,
+                None => continue,
+            }
+        };
         let v = objective_of(&inst, &p, opts.criterion);
         heuristic_starts.push(p.clone());
         if best.as_ref().is_none_or(|b| better(v, b.2)) {
@@ -220,6 +226,39 @@ pub fn solve_with(
             );
         }
     };
+    // Column generation without a valid start works against artificial columns whose huge
+    // duals defeat its pricing bounds: a short CP search (a fifth of the limit, at most 10 s)
+    // looks for a first partition meeting the constraints to start from.
+    let mut colgen_limit = opts.time_limit;
+    if engine == Engine::Colgen && heuristic_starts.is_empty() && !extra.is_empty() {
+        let budget = opts
+            .time_limit
+            .map_or(Duration::from_secs(10), |t| (t / 5).min(Duration::from_secs(10)));
+        let r = solve_cp(
+            &inst,
+            CpOptions {
+                criterion,
+                time_limit: Some(budget),
+                size_cap: opts.size_cap,
+                search: opts.search,
+                lp_bound: false,
+                constraints: extra.clone(),
+                ..CpOptions::default()
+            },
+        );
+        if r.status == Status::Infeasible {
+            return Err(input(format!(
+                "infeasible: {}",
+                r.note
+                    .as_deref()
+                    .unwrap_or("no partition meets the k_i and the class constraints")
+            )));
+        }
+        heuristic_starts.extend(r.partition);
+        colgen_limit = opts
+            .time_limit
+            .map(|t| t.saturating_sub(Duration::from_secs_f64(r.elapsed_s)));
+    }
     let result: EngineResult = match engine {
         Engine::Cp | Engine::Auto => solve_cp(
             &inst,
@@ -250,7 +289,7 @@ pub fn solve_with(
             &inst,
             ColgenOptions {
                 criterion,
-                time_limit: opts.time_limit,
+                time_limit: colgen_limit,
                 warm_start: heuristic_starts,
                 on_solution: Some(Box::new(move |e| log(e))),
                 constraints: extra.clone(),

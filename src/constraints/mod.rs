@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod links;
+pub mod repair;
 
 use crate::dataset::Dataset;
 use crate::error::{at_cell, input, Result};
