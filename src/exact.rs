@@ -190,7 +190,11 @@ pub fn solve_with(
     }
     let (warm_name, warm, warm_value) = match best {
         Some((name, p, v)) => (name, Some(p), Some(v)),
-        None => ("none (no heuristic met the constraints)".to_string(), None, None),
+        None => (
+            "none (no heuristic met the constraints)".to_string(),
+            None,
+            None,
+        ),
     };
     let engine = opts.engine.resolve(opts.criterion);
     if engine == Engine::Colgen && !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) {
@@ -231,9 +235,9 @@ pub fn solve_with(
     // looks for a first partition meeting the constraints to start from.
     let mut colgen_limit = opts.time_limit;
     if engine == Engine::Colgen && heuristic_starts.is_empty() && !extra.is_empty() {
-        let budget = opts
-            .time_limit
-            .map_or(Duration::from_secs(10), |t| (t / 5).min(Duration::from_secs(10)));
+        let budget = opts.time_limit.map_or(Duration::from_secs(10), |t| {
+            (t / 5).min(Duration::from_secs(10))
+        });
         let r = solve_cp(
             &inst,
             CpOptions {
@@ -298,7 +302,8 @@ pub fn solve_with(
         ),
         Engine::Mip => {
             let (warm, warm_value) = (
-                warm.clone().expect("no constraints with mip: every heuristic is valid"),
+                warm.clone()
+                    .expect("no constraints with mip: every heuristic is valid"),
                 warm_value.expect("a warm start"),
             );
             log(&SolutionEvent {

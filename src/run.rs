@@ -10,8 +10,8 @@ use crate::exact::{self, ExactOptions, ExactOutcome};
 use crate::heuristics::{self, HeuristicOptions};
 use crate::metrics::{self, Metrics};
 use crate::{Criterion, Partition};
-use optik_models::ClassConstraints;
 use indicatif::ProgressBar;
+use optik_models::ClassConstraints;
 
 /// How the partition is made.
 #[derive(Clone, Debug)]
@@ -55,7 +55,14 @@ pub fn partition(
     criterion: Criterion,
     bar: &ProgressBar,
 ) -> Result<Outcome> {
-    partition_with(ds, dist, solver, criterion, bar, &ClassConstraints::default())
+    partition_with(
+        ds,
+        dist,
+        solver,
+        criterion,
+        bar,
+        &ClassConstraints::default(),
+    )
 }
 
 /// [`partition`] under extra class constraints (exact engines only; the caller refuses them

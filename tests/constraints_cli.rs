@@ -82,8 +82,8 @@ fn engines_reach_the_constrained_brute_force_optimum() {
         max_size: Some(4),
     };
     let (_, best) = brute_force_with(&inst, Criterion::Dbil, 1, &extra).unwrap();
-    let (_, plain) = brute_force_with(&inst, Criterion::Dbil, 1, &ClassConstraints::default())
-        .unwrap();
+    let (_, plain) =
+        brute_force_with(&inst, Criterion::Dbil, 1, &ClassConstraints::default()).unwrap();
     assert!(best > plain, "the constraints bind on this sample");
     for engine in ["cp", "colgen", "auto"] {
         let tag = format!("r_{engine}");
@@ -165,15 +165,35 @@ fn bad_requests_are_one_line_errors() {
     );
     // Links file errors name the file and the line.
     let cases: [(&str, &[&str], &[&str]); 5] = [
-        ("kind,a,b\nmust,1,2\nmaybe,1,3\n", &[], &["bad.csv", "line 3", "maybe"]),
-        ("must,1,9\n", &[], &["bad.csv", "line 1", "outside data rows 1..=4"]),
+        (
+            "kind,a,b\nmust,1,2\nmaybe,1,3\n",
+            &[],
+            &["bad.csv", "line 3", "maybe"],
+        ),
+        (
+            "must,1,9\n",
+            &[],
+            &["bad.csv", "line 1", "outside data rows 1..=4"],
+        ),
         ("must,1\n", &[], &["bad.csv", "line 1", "3 fields"]),
-        ("cannot,a,z\n", &["--link-key", "id"], &["bad.csv", "line 1", "'z'"]),
-        ("must,x,2\n", &[], &["bad.csv", "line 1", "not a data-row number"]),
+        (
+            "cannot,a,z\n",
+            &["--link-key", "id"],
+            &["bad.csv", "line 1", "'z'"],
+        ),
+        (
+            "must,x,2\n",
+            &[],
+            &["bad.csv", "line 1", "not a data-row number"],
+        ),
     ];
     for (text, extra, expect) in cases {
         std::fs::write(d.join("bad.csv"), text).unwrap();
-        fails(d, &[&opt[..], &["--links", "bad.csv"], extra].concat(), expect);
+        fails(
+            d,
+            &[&opt[..], &["--links", "bad.csv"], extra].concat(),
+            expect,
+        );
     }
     // Infeasible combinations.
     fails(

@@ -100,7 +100,8 @@ impl Search<'_> {
                 return;
             }
             let p = Partition::from_labels(&self.labels);
-            if !p.violations(&self.inst.k).is_empty() || !self.constraints.partition_ok(&self.labels)
+            if !p.violations(&self.inst.k).is_empty()
+                || !self.constraints.partition_ok(&self.labels)
             {
                 return;
             }

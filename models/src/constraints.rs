@@ -219,7 +219,10 @@ mod tests {
             }),
             ..ClassConstraints::default()
         };
-        assert!(c.obvious_infeasibility(&k).unwrap().contains("the table has 2"));
+        assert!(c
+            .obvious_infeasibility(&k)
+            .unwrap()
+            .contains("the table has 2"));
         c.diversity = None;
         c.max_size = Some(1);
         assert!(c.obvious_infeasibility(&k).unwrap().contains("k_i = 2"));
@@ -228,7 +231,10 @@ mod tests {
         assert!(c.obvious_infeasibility(&k).unwrap().contains("3 records"));
         c.max_size = None;
         c.cannot = vec![(0, 2)];
-        assert!(c.obvious_infeasibility(&k).unwrap().contains("cannot-linked"));
+        assert!(c
+            .obvious_infeasibility(&k)
+            .unwrap()
+            .contains("cannot-linked"));
         c.cannot = vec![(0, 3)];
         assert!(c.obvious_infeasibility(&k).is_none());
         assert_eq!(c.must_components(4), vec![0, 0, 0, 3]);

@@ -46,7 +46,11 @@ fn agree(inst: &Instance, extra: &ClassConstraints, c: Criterion, search: Search
     }
     for (engine, status, objective, partition) in results {
         match &expected {
-            None => assert_eq!(status, Status::Infeasible, "{engine} {c:?} {extra:?} {inst:?}"),
+            None => assert_eq!(
+                status,
+                Status::Infeasible,
+                "{engine} {c:?} {extra:?} {inst:?}"
+            ),
             Some((_, v)) => {
                 assert_eq!(status, Status::Optimal, "{engine} {c:?} {extra:?}");
                 assert_eq!(objective, Some(*v), "{engine} {c:?} {extra:?} {inst:?}");

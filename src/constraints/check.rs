@@ -108,8 +108,8 @@ pub fn check(release: &Table, quasi: &[String], req: &Requested) -> Result<Const
             })
         }
     };
-    let links = (req.links_file.is_some() || !req.must.is_empty() || !req.cannot.is_empty())
-        .then(|| {
+    let links =
+        (req.links_file.is_some() || !req.must.is_empty() || !req.cannot.is_empty()).then(|| {
             let same = |&(a, b): &(u32, u32)| group[a as usize] == group[b as usize];
             let must_broken = req.must.iter().filter(|p| !same(p)).count();
             let cannot_broken = req.cannot.iter().filter(|p| same(p)).count();
@@ -160,7 +160,13 @@ mod tests {
 
     #[test]
     fn counts_per_released_group() {
-        let t = table(&[&["1", "x"], &["1", "y"], &["2", "x"], &["2", "x"], &["2", "z"]]);
+        let t = table(&[
+            &["1", "x"],
+            &["1", "y"],
+            &["2", "x"],
+            &["2", "x"],
+            &["2", "z"],
+        ]);
         let q = vec!["a".to_string()];
         let req = Requested {
             diversity: Some((2, "s".into())),

@@ -46,10 +46,7 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
                 if r == 0 || r > ds.table.len() {
                     return Err(at(
                         line,
-                        format!(
-                            "{field} = {r} is outside data rows 1..={}",
-                            ds.table.len()
-                        ),
+                        format!("{field} = {r} is outside data rows 1..={}", ds.table.len()),
                     ));
                 }
                 r - 1
@@ -93,7 +90,11 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
             continue;
         }
         let fields: Vec<&str> = l.split(',').map(|f| f.trim().trim_matches('"')).collect();
-        if std::mem::take(&mut first) && fields.first().is_some_and(|f| f.eq_ignore_ascii_case("kind")) {
+        if std::mem::take(&mut first)
+            && fields
+                .first()
+                .is_some_and(|f| f.eq_ignore_ascii_case("kind"))
+        {
             continue;
         }
         if fields.len() != 3 {

@@ -541,7 +541,10 @@ fn prove(
             return run.finish(Status::Optimal, None);
         }
         // No better solution uses only columns below complete_to: raise the bound accordingly.
-        run.lower = run.lower.max(z + complete_to - slack).min(run.ub_or_cap() as f64);
+        run.lower = run
+            .lower
+            .max(z + complete_to - slack)
+            .min(run.ub_or_cap() as f64);
         theta = Some(complete_to.max(1e-3));
     }
 }

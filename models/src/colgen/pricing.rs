@@ -460,8 +460,12 @@ impl Dfs {
                 let ok = if ctx.extra.is_empty() {
                     valid_unsplittable(&mut self.ks.clone())
                 } else {
-                    let mut pairs: Vec<(u32, u32)> =
-                        self.members.iter().copied().zip(self.ks.iter().copied()).collect();
+                    let mut pairs: Vec<(u32, u32)> = self
+                        .members
+                        .iter()
+                        .copied()
+                        .zip(self.ks.iter().copied())
+                        .collect();
                     pairs.sort_unstable();
                     let (m, k): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
                     valid_unsplittable_with(&m, &k, ctx.extra)

@@ -135,7 +135,8 @@ impl Propagator for LDiversityPropagator {
             if distinct < self.l {
                 for l in 0..n {
                     if s.contains(l, j) {
-                        context.post(ne(self.vars[l], j), (outside.clone(), &self.inference_code))?;
+                        context
+                            .post(ne(self.vars[l], j), (outside.clone(), &self.inference_code))?;
                     }
                 }
                 continue;

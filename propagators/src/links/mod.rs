@@ -100,7 +100,10 @@ impl Propagator for LinksPropagator {
                 for v in gone {
                     context.post(
                         ne(self.vars[x], v),
-                        (PropositionalConjunction::from(vec![ne(self.vars[y], v)]), &self.inference_code),
+                        (
+                            PropositionalConjunction::from(vec![ne(self.vars[y], v)]),
+                            &self.inference_code,
+                        ),
                     )?;
                 }
             }
@@ -112,7 +115,10 @@ impl Propagator for LinksPropagator {
                     if s.contains(y, v) {
                         context.post(
                             ne(self.vars[y], v),
-                            (PropositionalConjunction::from(vec![eq(self.vars[x], v)]), &self.inference_code),
+                            (
+                                PropositionalConjunction::from(vec![eq(self.vars[x], v)]),
+                                &self.inference_code,
+                            ),
                         )?;
                     }
                 }
