@@ -1,6 +1,7 @@
 //! The must-link / cannot-link file of `--links`: CSV lines `kind,a,b` (an optional header
 //! `kind,a,b`, `#` comments), kind `must` or `cannot`, a and b 1-based data-row numbers of the
-//! input or, with `--link-key COL`, values of that column. Every error names the file and line.
+//! input or, with `--link-key COL`, values of that column (read with the `csv` crate, so values
+//! may be quoted). Every error names the file and line.
 
 use crate::dataset::Dataset;
 use crate::error::{in_file, Result};
@@ -82,14 +83,20 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
         })
     };
     let mut links = Links::default();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
     let mut first = true;
-    for (idx, raw) in text.lines().enumerate() {
-        let line = idx + 1;
-        let l = raw.trim();
-        if l.is_empty() || l.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = l.split(',').map(|f| f.trim().trim_matches('"')).collect();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            at(line, e.to_string())
+        })?;
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let fields: Vec<&str> = record.iter().collect();
         if std::mem::take(&mut first)
             && fields
                 .first()

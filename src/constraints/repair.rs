@@ -85,8 +85,8 @@ mod tests {
         let pts = [0i64, 1, 5, 6, 7, 8];
         let r = repair(&p, &extra, |a, b| (pts[a] - pts[b]).abs()).unwrap();
         assert!(extra.partition_ok(r.labels()));
-        // {0,1} is short of a value; its nearest union bringing one is with {2,3}? No: {2,3}
-        // has value 0 only, so it merges with {4,5}; then {2,3} merges with the nearest too.
+        // {0,1} (values 0,0) merges with {2,3} (0,1), the nearest class bringing a value; the
+        // must-linked {4,5} (1,1) is then short and joins the only other class.
         assert_eq!(r.num_classes(), 1);
         let capped = ClassConstraints {
             max_size: Some(4),
