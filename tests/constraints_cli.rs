@@ -236,6 +236,45 @@ fn bad_requests_are_one_line_errors() {
             &["infeasible"],
         );
     }
+    // --l-diversity needs --sensitive (clap, one line).
+    fails(
+        d,
+        &[&opt[..], &["--l-diversity", "2"]].concat(),
+        &["--sensitive"],
+    );
+    // Links by identifier: a with c (far apart in age and city), b apart from c.
+    std::fs::write(d.join("ids.csv"), "kind,a,b\nmust,a,c\ncannot,\"b\",c\n").unwrap();
+    let (input, ids) = (d.join("in.csv"), d.join("ids.csv"));
+    let r = anonymise(
+        d,
+        &[
+            input.to_str().unwrap(),
+            "--qi",
+            "age,city",
+            "--k",
+            "2",
+            "--method",
+            "optimal",
+            "--links",
+            ids.to_str().unwrap(),
+            "--link-key",
+            "id",
+        ],
+        "by_id",
+    );
+    assert_eq!(r["status"], "optimal");
+    assert_eq!(r["constraints"]["links"]["must"], 1);
+    assert_eq!(r["constraints"]["links"]["cannot"], 1);
+    assert_eq!(r["constraints"]["links"]["holds"], true);
+    // Our own look at the release (rows a, b, c, d in order; id, age, city, disease).
+    let release = std::fs::read_to_string(d.join("by_id.csv")).unwrap();
+    let qi: Vec<String> = release
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').skip(1).take(2).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(qi[0], qi[2], "{release}");
+    assert_ne!(qi[1], qi[2], "{release}");
     // The compact MIP has no constraint model; the sensitive column must be released.
     fails(
         d,
