@@ -464,6 +464,8 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 "engine": a.engine.resolve(a.criterion).name(),
                 "time_limit_s": a.time_limit.map(|t| t.as_secs_f64()),
                 "size_cap": !a.no_size_cap,
+                // The dominance cap is off under l-diversity and must-links (not valid there).
+                "dominance_cap": !a.no_size_cap && class.model.hereditary(),
                 "lp_bound": !a.no_lp_bound,
                 "lp_primal": !a.no_lp_bound && !a.no_lp_primal,
                 "search": a.search.name(),
@@ -535,6 +537,9 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             },
             report.time_s
         );
+        if report.constraints.extra.is_some() {
+            eprintln!("the class constraints hold in the release (checked independently)");
+        }
         if ds.dropped > 0 {
             eprintln!(
                 "dropped {} rows with a missing quasi-identifier",

@@ -188,7 +188,7 @@ pub fn solve_with(
             best = Some((h.method.name().to_string(), p, v));
         }
     }
-    let (warm_name, warm, warm_value) = match best {
+    let (mut warm_name, warm, mut warm_value) = match best {
         Some((name, p, v)) => (name, Some(p), Some(v)),
         None => (
             "none (no heuristic met the constraints)".to_string(),
@@ -258,7 +258,11 @@ pub fn solve_with(
                     .unwrap_or("no partition meets the k_i and the class constraints")
             )));
         }
-        heuristic_starts.extend(r.partition);
+        if let (Some(p), Some(v)) = (r.partition, r.objective) {
+            warm_name = "cp (search within the constraints)".to_string();
+            warm_value = Some(v);
+            heuristic_starts.push(p);
+        }
         colgen_limit = opts
             .time_limit
             .map(|t| t.saturating_sub(Duration::from_secs_f64(r.elapsed_s)));
