@@ -233,6 +233,8 @@ pub struct AnonymiseArgs {
     /// heuristics' warm start only, to compare).
     #[arg(long)]
     pub no_lp_primal: bool,
+    #[command(flatten)]
+    pub class: crate::constraints::ConstraintArgs,
     /// Exact engine search strategy: switching, create, fill, autonomous.
     #[arg(long, default_value = "autonomous")]
     pub search: optik_models::cp::Search,
@@ -375,6 +377,13 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
     if let Some(s) = &a.input.schema {
         inputs.push(s);
     }
+    inputs.extend(a.class.inputs());
+    if a.class.any() && a.method != MethodArg::Optimal {
+        return Err(input(format!(
+            "--l-diversity, --links and --max-class-size need --method optimal, not {}",
+            a.method.name()
+        )));
+    }
     check_destinations(&outputs, &inputs, a.force)?;
     let ds = Dataset::load(
         &a.input.input,
@@ -393,6 +402,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             )));
         }
     }
+    let class = a.class.load(&ds)?;
     let dist = ds.distance();
     let solver = match a.method.heuristic() {
         Some(method) => Solver::Heuristic(HeuristicOptions {
@@ -426,7 +436,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         status,
         objective,
         lower_bound,
-    } = run::partition(&ds, &dist, &solver, a.criterion, &bar)?;
+    } = run::partition_with(&ds, &dist, &solver, a.criterion, &bar, &class.model)?;
     bar.finish_and_clear();
     let rel = release::build(&ds, &partition, a.class_column.as_deref());
     let staged = Staged::write(&a.out, &rel.to_csv(ds.table.delimiter))?;
@@ -437,6 +447,19 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             check.violations
         )));
     }
+    let extra = if a.class.any() {
+        let table = Table::read(staged.path(), Some(ds.table.delimiter))?;
+        let c = crate::constraints::check::check(&table, &rel.quasi, &class.requested)?;
+        if !c.extra_hold {
+            return Err(internal(format!(
+                "the independent check found the release breaking a class constraint ({}); nothing was written",
+                serde_json::to_string(&c).unwrap_or_default()
+            )));
+        }
+        Some(c)
+    } else {
+        None
+    };
     let report = Report {
         optik_version: env!("CARGO_PKG_VERSION"),
         input: InputSummary {
@@ -452,6 +475,7 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             k_min: *ds.k.iter().min().expect("n ≥ 1"),
             k_max: *ds.k.iter().max().expect("n ≥ 1"),
             max_classes: optik_models::instance::max_classes(&ds.k),
+            extra,
         },
         method: a.method.name().to_string(),
         parameters: match a.method {
@@ -459,6 +483,8 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
                 "engine": a.engine.resolve(a.criterion).name(),
                 "time_limit_s": a.time_limit.map(|t| t.as_secs_f64()),
                 "size_cap": !a.no_size_cap,
+                // The dominance cap is off under l-diversity and must-links (not valid there).
+                "dominance_cap": !a.no_size_cap && class.model.hereditary(),
                 "lp_bound": !a.no_lp_bound,
                 "lp_primal": !a.no_lp_bound && !a.no_lp_primal,
                 "search": a.search.name(),
@@ -530,6 +556,9 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
             },
             report.time_s
         );
+        if report.constraints.extra.is_some() {
+            eprintln!("the class constraints hold in the release (checked independently)");
+        }
         if ds.dropped > 0 {
             eprintln!(
                 "dropped {} rows with a missing quasi-identifier",

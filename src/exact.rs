@@ -7,7 +7,9 @@ use crate::error::{input, Result};
 use crate::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use optik_models::cp::{objective_of, solve_cp, CpOptions, Search, Status};
 use optik_models::engine::{EngineResult, SolutionEvent};
-use optik_models::{solve_colgen, solve_mip, ColgenOptions, Criterion, Instance, Partition};
+use optik_models::{
+    solve_colgen, solve_mip, ClassConstraints, ColgenOptions, Criterion, Instance, Partition,
+};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -122,6 +124,18 @@ fn warm_starts(seed: u64) -> [HeuristicOptions; 3] {
 
 /// Solves a dataset exactly with the chosen engine, warm-started by the best heuristic.
 pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result<ExactOutcome> {
+    solve_with(ds, dist, opts, &ClassConstraints::default())
+}
+
+/// [`solve`] under extra class constraints (l-diversity, links, maximum size): only heuristic
+/// partitions that meet them are warm starts; an infeasible combination is a one-line error
+/// saying why.
+pub fn solve_with(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    opts: &ExactOptions,
+    extra: &ClassConstraints,
+) -> Result<ExactOutcome> {
     if !(opts.scale.is_finite() && opts.scale > 0.0) {
         return Err(input(format!(
             "--scale must be positive, got {}",
@@ -135,6 +149,17 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
         )));
     }
     let inst: Instance = dist.instance(ds.k.clone(), opts.scale).map_err(input)?;
+    if !extra.is_empty() {
+        if opts.engine == Engine::Mip {
+            return Err(input(
+                "--engine mip does not support --l-diversity, --links or --max-class-size (use cp or colgen)",
+            ));
+        }
+        extra.validate(inst.n).map_err(input)?;
+        if let Some(why) = extra.obvious_infeasibility(&inst.k) {
+            return Err(input(format!("infeasible: {why}")));
+        }
+    }
     let hidden = indicatif::ProgressBar::hidden();
     let better = |a: i64, b: i64| {
         if opts.criterion.maximise() {
@@ -147,13 +172,30 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
     let mut heuristic_starts = Vec::new();
     for h in warm_starts(opts.seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
+        // The heuristics know nothing of the extra constraints: use only those meeting them,
+        // after a repair by merging classes where that is enough.
+        let p = if extra.partition_ok(p.labels()) {
+            p
+        } else {
+            match crate::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
+                Some(r) => r,
+                None => continue,
+            }
+        };
         let v = objective_of(&inst, &p, opts.criterion);
         heuristic_starts.push(p.clone());
         if best.as_ref().is_none_or(|b| better(v, b.2)) {
             best = Some((h.method.name().to_string(), p, v));
         }
     }
-    let (warm_name, warm, warm_value) = best.expect("three heuristics ran");
+    let (mut warm_name, warm, mut warm_value) = match best {
+        Some((name, p, v)) => (name, Some(p), Some(v)),
+        None => (
+            "none (no heuristic met the constraints)".to_string(),
+            None,
+            None,
+        ),
+    };
     let engine = opts.engine.resolve(opts.criterion);
     if engine == Engine::Colgen && !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) {
         return Err(input(format!(
@@ -188,6 +230,43 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
             );
         }
     };
+    // Column generation without a valid start works against artificial columns whose huge
+    // duals defeat its pricing bounds: a short CP search (a fifth of the limit, at most 10 s)
+    // looks for a first partition meeting the constraints to start from.
+    let mut colgen_limit = opts.time_limit;
+    if engine == Engine::Colgen && heuristic_starts.is_empty() && !extra.is_empty() {
+        let budget = opts.time_limit.map_or(Duration::from_secs(10), |t| {
+            (t / 5).min(Duration::from_secs(10))
+        });
+        let r = solve_cp(
+            &inst,
+            CpOptions {
+                criterion,
+                time_limit: Some(budget),
+                size_cap: opts.size_cap,
+                search: opts.search,
+                lp_bound: false,
+                constraints: extra.clone(),
+                ..CpOptions::default()
+            },
+        );
+        if r.status == Status::Infeasible {
+            return Err(input(format!(
+                "infeasible: {}",
+                r.note
+                    .as_deref()
+                    .unwrap_or("no partition meets the k_i and the class constraints")
+            )));
+        }
+        if let (Some(p), Some(v)) = (r.partition, r.objective) {
+            warm_name = "cp (search within the constraints)".to_string();
+            warm_value = Some(v);
+            heuristic_starts.push(p);
+        }
+        colgen_limit = opts
+            .time_limit
+            .map(|t| t.saturating_sub(Duration::from_secs_f64(r.elapsed_s)));
+    }
     let result: EngineResult = match engine {
         Engine::Cp | Engine::Auto => solve_cp(
             &inst,
@@ -196,11 +275,12 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
                 time_limit: opts.time_limit,
                 size_cap: opts.size_cap,
                 search: opts.search,
-                warm_start: Some(warm.clone()),
+                warm_start: warm.clone(),
                 split_min_classes: None,
                 lp_bound: opts.lp_bound,
                 lp_primal: opts.lp_primal,
                 hints: true,
+                constraints: extra.clone(),
                 on_solution: Some(Box::new(move |e| {
                     log(&SolutionEvent {
                         elapsed_s: e.elapsed_s,
@@ -217,13 +297,19 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
             &inst,
             ColgenOptions {
                 criterion,
-                time_limit: opts.time_limit,
+                time_limit: colgen_limit,
                 warm_start: heuristic_starts,
                 on_solution: Some(Box::new(move |e| log(e))),
+                constraints: extra.clone(),
                 ..ColgenOptions::default()
             },
         ),
         Engine::Mip => {
+            let (warm, warm_value) = (
+                warm.clone()
+                    .expect("no constraints with mip: every heuristic is valid"),
+                warm_value.expect("a warm start"),
+            );
             log(&SolutionEvent {
                 elapsed_s: 0.0,
                 objective: warm_value,
@@ -257,14 +343,30 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
         }
     }
     let status = result.status;
-    let (partition, objective) =
-        match (result.partition.clone(), result.objective) {
-            (Some(p), Some(v)) => (p, v),
-            _ if status == Status::Infeasible => return Err(crate::error::internal(
+    let (partition, objective) = match (result.partition.clone(), result.objective, warm) {
+        (Some(p), Some(v), _) => (p, v),
+        _ if status == Status::Infeasible && !extra.is_empty() => {
+            return Err(input(format!(
+                "infeasible: {}",
+                result
+                    .note
+                    .as_deref()
+                    .unwrap_or("no partition meets the k_i and the class constraints")
+            )))
+        }
+        _ if status == Status::Infeasible => {
+            return Err(crate::error::internal(
                 "the exact engine reports no k_i-anonymous partition, yet the heuristics found one",
-            )),
-            _ => (warm, warm_value),
-        };
+            ))
+        }
+        (_, _, Some(w)) => (w, warm_value.expect("a warm start has a value")),
+        (_, _, None) => {
+            return Err(crate::error::internal(format!(
+                "the {} engine found no partition meeting the constraints within the time limit, and no heuristic did (raise --time-limit)",
+                engine.name()
+            )))
+        }
+    };
     let status = if status == Status::Unknown {
         Status::Feasible
     } else {
@@ -291,7 +393,7 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
         engine: engine.name().to_string(),
         scale: opts.scale,
         warm_start: warm_name,
-        warm_start_objective: to_units(warm_value),
+        warm_start_objective: warm_value.map_or(f64::NAN, to_units),
         timeline: result
             .timeline
             .iter()

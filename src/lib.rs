@@ -9,6 +9,7 @@ pub mod assess;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod constraints;
 pub mod dataset;
 pub mod distance;
 pub mod error;

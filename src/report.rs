@@ -75,6 +75,10 @@ pub struct ConstraintsSummary {
     pub k_max: u32,
     /// ⌊Σ 1/k_i⌋, the most classes any k_i-anonymous partition can have.
     pub max_classes: usize,
+    /// Extra class constraints of an exact run (l-diversity, links, maximum size) and whether
+    /// the release meets each; absent when none was requested.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<crate::constraints::check::ConstraintsCheck>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -11,6 +11,7 @@ use crate::heuristics::{self, HeuristicOptions};
 use crate::metrics::{self, Metrics};
 use crate::{Criterion, Partition};
 use indicatif::ProgressBar;
+use optik_models::ClassConstraints;
 
 /// How the partition is made.
 #[derive(Clone, Debug)]
@@ -54,10 +55,30 @@ pub fn partition(
     criterion: Criterion,
     bar: &ProgressBar,
 ) -> Result<Outcome> {
+    partition_with(
+        ds,
+        dist,
+        solver,
+        criterion,
+        bar,
+        &ClassConstraints::default(),
+    )
+}
+
+/// [`partition`] under extra class constraints (exact engines only; the caller refuses them
+/// with heuristics).
+pub fn partition_with(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    solver: &Solver,
+    criterion: Criterion,
+    bar: &ProgressBar,
+    extra: &ClassConstraints,
+) -> Result<Outcome> {
     let (partition, exact) = match solver {
         Solver::Heuristic(opts) => (heuristics::run(opts, &ds.qi, dist, &ds.k, bar), None),
         Solver::Exact(opts) => {
-            let outcome = exact::solve(ds, dist, opts)?;
+            let outcome = exact::solve_with(ds, dist, opts, extra)?;
             (outcome.partition.clone(), Some(outcome))
         }
     };

@@ -1,6 +1,8 @@
 //! Exhaustive optimum over all set partitions (restricted-growth strings) for tiny instances,
-//! honouring every k_i; the reference the CP engine is tested against.
+//! honouring every k_i and optionally the extra class constraints; the reference the CP and
+//! column-generation engines are tested against.
 
+use crate::constraints::ClassConstraints;
 use crate::criteria::{evaluate, Criterion};
 use crate::{Instance, Partition};
 
@@ -18,6 +20,20 @@ pub fn brute_force(
     criterion: Criterion,
     min_classes: usize,
 ) -> Option<(Partition, i64)> {
+    brute_force_with(inst, criterion, min_classes, &ClassConstraints::default())
+}
+
+/// [`brute_force`] keeping only partitions whose every class also satisfies `constraints`
+/// (checked on complete partitions with [`ClassConstraints::partition_ok`]).
+///
+/// # Panics
+/// When `inst.n > MAX_N`.
+pub fn brute_force_with(
+    inst: &Instance,
+    criterion: Criterion,
+    min_classes: usize,
+    constraints: &ClassConstraints,
+) -> Option<(Partition, i64)> {
     let n = inst.n;
     assert!(n <= MAX_N, "brute force is limited to n <= {MAX_N}");
     if n == 0 {
@@ -27,6 +43,7 @@ pub fn brute_force(
         inst,
         criterion,
         min_classes,
+        constraints,
         labels: vec![0; n],
         sizes: Vec::new(),
         kmax: Vec::new(),
@@ -45,6 +62,7 @@ struct Search<'a> {
     inst: &'a Instance,
     criterion: Criterion,
     min_classes: usize,
+    constraints: &'a ClassConstraints,
     labels: Vec<usize>,
     sizes: Vec<usize>,
     kmax: Vec<u32>,
@@ -82,7 +100,9 @@ impl Search<'_> {
                 return;
             }
             let p = Partition::from_labels(&self.labels);
-            if !p.violations(&self.inst.k).is_empty() {
+            if !p.violations(&self.inst.k).is_empty()
+                || !self.constraints.partition_ok(&self.labels)
+            {
                 return;
             }
             let v = evaluate(&p, |a, b| self.inst.d(a, b)).get(self.criterion);
@@ -148,6 +168,30 @@ mod tests {
         assert_eq!(v, 8);
         let (_, v) = brute_force(&inst, Criterion::Wcsd, 1).unwrap();
         assert_eq!(v, 8);
+    }
+
+    #[test]
+    fn constraints_filter_partitions() {
+        use crate::constraints::Diversity;
+        let inst = line(&[0, 1, 2, 10, 11, 12], vec![2; 6]);
+        let (p, _) = brute_force(&inst, Criterion::Dbil, 1).unwrap();
+        assert_eq!(p.num_classes(), 2);
+        // Values 0,0,0,1,1,1 along the line: 2-diversity forces classes across the gap.
+        let c = ClassConstraints {
+            diversity: Some(Diversity {
+                values: vec![0, 0, 0, 1, 1, 1],
+                l: 2,
+            }),
+            ..ClassConstraints::default()
+        };
+        let (p, _) = brute_force_with(&inst, Criterion::Dbil, 1, &c).unwrap();
+        assert!(c.partition_ok(p.labels()));
+        let c = ClassConstraints {
+            cannot: vec![(0, 1), (0, 2), (1, 2)],
+            max_size: Some(1),
+            ..ClassConstraints::default()
+        };
+        assert!(brute_force_with(&inst, Criterion::Dbil, 1, &c).is_none());
     }
 
     #[test]

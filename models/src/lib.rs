@@ -4,6 +4,7 @@
 
 pub mod brute_force;
 pub mod colgen;
+pub mod constraints;
 pub mod cp;
 pub mod criteria;
 pub mod engine;
@@ -13,6 +14,7 @@ pub mod mip;
 pub mod partition;
 
 pub use colgen::{solve_colgen, ColgenOptions};
+pub use constraints::{ClassConstraints, Diversity};
 pub use cp::{solve_cp, CpOptions, CpResult, Search, SolutionEvent, Status};
 pub use criteria::{CriteriaValues, Criterion};
 pub use engine::{EngineResult, EngineStats};

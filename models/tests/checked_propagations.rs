@@ -51,3 +51,43 @@ fn explanations_hold_on_random_instances() {
         }
     }
 }
+
+/// The l-diversity, links and size-cap (maximum size) propagators under pumpkin's checks, on
+/// random constrained instances, every search, against the constrained brute force.
+#[test]
+fn constraint_explanations_hold() {
+    use common::{random_constraints, Kind};
+    use optik_models::brute_force::brute_force_with;
+    for seed in 0..12u64 {
+        let n = 5 + (seed as usize % 6); // 5..=10
+        let inst = if seed % 2 == 0 {
+            random_instance(n, &[1, 2, 3], seed)
+        } else {
+            random_matrix_instance(n, &[2, 2, 3], seed)
+        };
+        let kind = [Kind::Diversity, Kind::Links, Kind::MaxSize, Kind::All][seed as usize % 4];
+        let extra = random_constraints(&inst, kind, seed);
+        for c in Criterion::ALL {
+            for s in Search::ALL {
+                let min_classes = if c == Criterion::Split { 2 } else { 1 };
+                let res = solve_cp(
+                    &inst,
+                    CpOptions {
+                        criterion: c,
+                        search: s,
+                        split_min_classes: Some(min_classes),
+                        lp_primal: false,
+                        constraints: extra.clone(),
+                        ..CpOptions::default()
+                    },
+                );
+                match brute_force_with(&inst, c, min_classes, &extra) {
+                    Some((_, v)) => {
+                        assert_eq!(res.objective, Some(v), "{c:?} {s:?} seed {seed}")
+                    }
+                    None => assert_eq!(res.status, Status::Infeasible),
+                }
+            }
+        }
+    }
+}

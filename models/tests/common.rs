@@ -43,3 +43,50 @@ pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
         .collect();
     Instance::new(1.0, k, dist).unwrap()
 }
+
+/// Which extra constraint a random instance gets.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Diversity,
+    Links,
+    MaxSize,
+    All,
+}
+
+/// Random class constraints of one kind for `inst`: sensitive values in 0..3 with l ∈ {2, 3},
+/// up to three must-links and three cannot-links, a maximum size between max k and max k + 2.
+pub fn random_constraints(
+    inst: &Instance,
+    kind: Kind,
+    seed: u64,
+) -> optik_models::ClassConstraints {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let n = inst.n;
+    let mut c = optik_models::ClassConstraints::default();
+    let pair = |rng: &mut ChaCha8Rng| loop {
+        let a = rng.gen_range(0..n as u32);
+        let b = rng.gen_range(0..n as u32);
+        if a != b {
+            break (a, b);
+        }
+    };
+    if matches!(kind, Kind::Diversity | Kind::All) {
+        c.diversity = Some(optik_models::Diversity {
+            values: (0..n).map(|_| rng.gen_range(0..3)).collect(),
+            l: rng.gen_range(2..=3),
+        });
+    }
+    if matches!(kind, Kind::Links | Kind::All) && n >= 2 {
+        for _ in 0..rng.gen_range(0..=3) {
+            c.must.push(pair(&mut rng));
+        }
+        for _ in 0..rng.gen_range(0..=3) {
+            c.cannot.push(pair(&mut rng));
+        }
+    }
+    if matches!(kind, Kind::MaxSize | Kind::All) {
+        let kmax = *inst.k.iter().max().unwrap();
+        c.max_size = Some(kmax + rng.gen_range(0..=2));
+    }
+    c
+}

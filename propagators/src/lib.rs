@@ -12,6 +12,8 @@ pub mod common;
 pub mod dbil;
 pub mod diameter;
 pub mod dual_bound;
+pub mod l_diversity;
+pub mod links;
 pub mod membership;
 pub mod min_classes;
 pub mod n_clusters;

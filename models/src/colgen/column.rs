@@ -1,7 +1,7 @@
 //! Columns of the set-partitioning master: candidate classes, their integer cost, and the rule
 //! that keeps only classes an optimal solution may need (valid and not splittable).
 
-use crate::{Criterion, Instance};
+use crate::{ClassConstraints, Criterion, Instance};
 
 /// A candidate class: members in increasing record order and its integer cost.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,6 +61,63 @@ pub fn max_size(kmax: u32) -> usize {
     (2 * kmax as usize).saturating_sub(1).max(1)
 }
 
+/// Largest class the master needs under the extra constraints: with hereditary constraints (no
+/// l-diversity, no must-link) the dominance cap 2·kmax − 1 still holds (a larger class splits
+/// into two valid classes, and parts keep every cannot-link and the maximum size), capped by the
+/// maximum size. Under l-diversity or must-links the cap does not hold (a part may not be
+/// l-diverse or may separate a must-link pair): it is turned off, only the maximum size (or n)
+/// bounds a class.
+pub fn size_limit(extra: &ClassConstraints, kmax: u32, n: usize) -> usize {
+    let hard = extra.max_size.map_or(n, |m| (m as usize).min(n));
+    if extra.hereditary() {
+        max_size(kmax).min(hard)
+    } else {
+        hard
+    }
+}
+
+/// Largest class the exact splittability test of [`valid_unsplittable_with`] enumerates; larger
+/// classes are kept (keeping a dominated column costs time, never correctness).
+const SPLIT_TEST_MAX: usize = 14;
+
+/// [`valid_unsplittable`] under extra constraints: the class (members sorted, `ks` their k in
+/// the same order) meets its k_i and the constraints, and cannot be split into two parts that
+/// both do. With hereditary constraints this is the k-only test; otherwise the k-only test is a
+/// quick necessary condition for a split, and the bipartitions are enumerated (up to
+/// `SPLIT_TEST_MAX` members).
+pub fn valid_unsplittable_with(members: &[u32], ks: &[u32], extra: &ClassConstraints) -> bool {
+    let size = members.len();
+    let kmax = ks.iter().copied().max().unwrap_or(0) as usize;
+    if size < kmax || size == 0 || !extra.class_ok(members) {
+        return false;
+    }
+    let k_unsplittable = valid_unsplittable(&mut ks.to_vec());
+    if k_unsplittable || extra.hereditary() {
+        return k_unsplittable;
+    }
+    if size > SPLIT_TEST_MAX {
+        return true;
+    }
+    // Parts A ∋ members[0] and B = rest, both non-empty, both valid.
+    let valid = |mask: u32, want: bool| -> bool {
+        let part: Vec<u32> = (0..size)
+            .filter(|&t| (mask >> t) & 1 == want as u32)
+            .map(|t| members[t])
+            .collect();
+        let km = (0..size)
+            .filter(|&t| (mask >> t) & 1 == want as u32)
+            .map(|t| ks[t] as usize)
+            .max()
+            .unwrap_or(0);
+        part.len() >= km && extra.class_ok(&part)
+    };
+    let full = (1u32 << size) - 1;
+    !(0..1u32 << (size - 1))
+        .map(|m| (m << 1) | 1)
+        .filter(|&m| m != full)
+        .any(|m| valid(m, true) && valid(m, false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +134,45 @@ mod tests {
         assert!(!valid_unsplittable(&mut [3, 3]));
         assert!(valid_unsplittable(&mut [1]));
         assert!(!valid_unsplittable(&mut [1, 1]));
+    }
+
+    #[test]
+    fn splittable_under_constraints() {
+        use crate::Diversity;
+        // Four k = 2 records, values a a b b: {0,2},{1,3} are 2-diverse, so the class splits.
+        let extra = ClassConstraints {
+            diversity: Some(Diversity {
+                values: vec![0, 0, 1, 1],
+                l: 2,
+            }),
+            ..ClassConstraints::default()
+        };
+        assert!(!valid_unsplittable_with(&[0, 1, 2, 3], &[2; 4], &extra));
+        // Values a a a b: no split keeps both parts 2-diverse; the cap 2k − 1 = 3 is exceeded.
+        let extra = ClassConstraints {
+            diversity: Some(Diversity {
+                values: vec![0, 0, 0, 1],
+                l: 2,
+            }),
+            ..ClassConstraints::default()
+        };
+        assert!(valid_unsplittable_with(&[0, 1, 2, 3], &[2; 4], &extra));
+        assert_eq!(size_limit(&extra, 2, 10), 10);
+        // Must-links 0-1 and 2-3 ... and 1-2: nothing splits.
+        let extra = ClassConstraints {
+            must: vec![(0, 1), (1, 2), (2, 3)],
+            ..ClassConstraints::default()
+        };
+        assert!(valid_unsplittable_with(&[0, 1, 2, 3], &[2; 4], &extra));
+        assert!(!valid_unsplittable_with(&[0, 1, 2], &[2; 3], &extra));
+        // Hereditary constraints keep the cap, bounded by the maximum size.
+        let extra = ClassConstraints {
+            max_size: Some(2),
+            cannot: vec![(0, 1)],
+            ..ClassConstraints::default()
+        };
+        assert_eq!(size_limit(&extra, 3, 10), 2);
+        assert!(!valid_unsplittable_with(&[0, 1], &[2, 2], &extra));
+        assert!(valid_unsplittable_with(&[0, 2], &[2, 2], &extra));
     }
 }

@@ -20,6 +20,8 @@ pub struct Master {
     /// Subset-row cuts (triples of records), in the order they were added.
     pub cuts: Vec<[u32; 3]>,
     seen: HashSet<Vec<u32>>,
+    /// Artificial singleton columns (HiGHS columns before every real one), not in `columns`.
+    artificial: usize,
 }
 
 /// Solution of one master LP solve.
@@ -60,6 +62,19 @@ impl Master {
             columns: Vec::new(),
             cuts: Vec::new(),
             seen: HashSet::new(),
+            artificial: 0,
+        }
+    }
+
+    /// Adds one artificial singleton column per record at `cost` (more than any partition
+    /// costs), so the LP is feasible before any partition is known. Must precede every real
+    /// column; artificial columns never enter `columns`, cuts or the proof MIP.
+    pub fn add_artificials(&mut self, cost: f64) {
+        assert!(self.cols.is_empty(), "artificial columns come first");
+        for i in 0..self.cover.len() {
+            let row = self.cover[i];
+            self.model().add_col(cost, 0.0.., [(row, 1.0)]);
+            self.artificial += 1;
         }
     }
 
@@ -128,7 +143,7 @@ impl Master {
         Some(LpSolution {
             objective,
             duals: Duals { pi, cuts },
-            x: sol.columns().to_vec(),
+            x: sol.columns()[self.artificial..].to_vec(),
             seconds: start.elapsed().as_secs_f64(),
         })
     }

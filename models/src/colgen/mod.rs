@@ -12,10 +12,10 @@ pub mod start;
 
 use crate::cp::Status;
 use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent};
-use crate::{Criterion, Instance, Partition};
+use crate::{ClassConstraints, Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
-use pricing::{search_partial, search_until, Duals, Mode};
+use pricing::{search_full, search_with, Duals, Mode};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,9 @@ pub struct ColgenOptions {
     pub cuts: bool,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
+    /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
+    /// meeting them, warm starts breaking them are dropped.
+    pub constraints: ClassConstraints,
 }
 
 impl Default for ColgenOptions {
@@ -44,6 +47,7 @@ impl Default for ColgenOptions {
             column_budget: 5_000_000,
             cuts: true,
             on_solution: None,
+            constraints: ClassConstraints::default(),
         }
     }
 }
@@ -56,6 +60,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("warm_start", &self.warm_start.len())
             .field("column_budget", &self.column_budget)
             .field("cuts", &self.cuts)
+            .field("constraints", &!self.constraints.is_empty())
             .finish_non_exhaustive()
     }
 }
@@ -82,6 +87,9 @@ struct Run {
     stats: EngineStats,
     timeline: Vec<SolutionEvent>,
     on_solution: Option<SolutionCallback>,
+    /// More than any partition can cost: the cost of an artificial column, and the upper bound
+    /// the proof works against while no partition is known.
+    cap: i64,
 }
 
 impl Run {
@@ -116,12 +124,38 @@ impl Run {
         self.best.as_ref().map_or(i64::MAX, |b| b.1)
     }
 
+    /// The incumbent's cost, or `cap` when there is none: every partition costs less.
+    fn ub_or_cap(&self) -> i64 {
+        self.ub().min(self.cap)
+    }
+
     fn finish(self, mut status: Status, note: Option<String>) -> EngineResult {
-        let ub = self.ub();
         // A bound that met the incumbent is a proof, whichever stage raised it.
-        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= ub {
+        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub() {
             status = Status::Optimal;
         }
+        // Proven with nothing found: no partition meets the constraints. Stopped early with
+        // nothing found: unknown.
+        let status = match (status, self.best.is_some()) {
+            (Status::Optimal, false) => Status::Infeasible,
+            (Status::Feasible, false) => Status::Unknown,
+            (s, _) => s,
+        };
+        if status == Status::Infeasible {
+            return EngineResult {
+                status,
+                partition: None,
+                objective: None,
+                lower_bound: None,
+                stats: self.stats,
+                timeline: self.timeline,
+                elapsed_s: self.start.elapsed().as_secs_f64(),
+                note: note.or(Some(
+                    "no partition meets the k_i and the class constraints".into(),
+                )),
+            };
+        }
+        let ub = self.ub();
         let lb = if status == Status::Optimal {
             ub
         } else {
@@ -138,6 +172,17 @@ impl Run {
             note,
         }
     }
+}
+
+/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd ≤ n(n−1)/2·max d).
+fn cost_cap(inst: &Instance, criterion: Criterion) -> i64 {
+    let n = inst.n as i64;
+    let maxd = inst.dist.iter().flatten().copied().max().unwrap_or(0);
+    let pairs = match criterion {
+        Criterion::Wcsd => n * (n - 1) / 2,
+        _ => n,
+    };
+    pairs.saturating_mul(maxd).saturating_add(1)
 }
 
 /// Partition made of the given columns (which must cover every record once).
@@ -158,6 +203,14 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
             "colgen solves the sum criteria dbil and wcsd, not {}",
             criterion.name()
         ));
+    }
+    if let Err(e) = opts.constraints.validate(inst.n) {
+        return EngineResult::unsupported(e);
+    }
+    if let Some(why) = opts.constraints.obvious_infeasibility(&inst.k) {
+        let mut r = EngineResult::unsupported(why);
+        r.status = Status::Infeasible;
+        return r;
     }
     let (mut run, mut master) = match start_run(inst, &mut opts) {
         Ok(x) => x,
@@ -229,26 +282,37 @@ fn start_run(
         stats: EngineStats::default(),
         timeline: Vec::new(),
         on_solution: opts.on_solution.take(),
+        cap: cost_cap(inst, criterion),
     };
     if n == 0 {
         return Err(Box::new(
             run.finish(Status::Infeasible, Some("empty instance".into())),
         ));
     }
-    // Incumbent: the best valid warm start, or the greedy cover.
+    // Incumbent: the best valid warm start, or the greedy cover (when they meet the constraints).
+    let extra = &opts.constraints;
+    let valid = |p: &Partition| {
+        p.len() == n && p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())
+    };
     let mut seeds: Vec<Partition> = opts
         .warm_start
         .iter()
-        .filter(|p| p.len() == n && p.violations(&inst.k).is_empty())
+        .filter(|p| valid(p))
         .cloned()
         .collect();
     let nwarm = seeds.len();
     seeds.push(start::greedy_cover(inst));
+    seeds.retain(|p| valid(p));
     for (s, p) in seeds.iter().enumerate() {
         let cost = start::partition_cost(inst, criterion, p);
         run.offer(inst, p.clone(), cost, s < nwarm);
     }
     let mut master = Master::new(n);
+    if seeds.is_empty() {
+        // No partition known: artificial singletons costing more than any partition keep the
+        // master feasible; the proof then settles feasibility.
+        master.add_artificials(run.cap as f64);
+    }
     for p in &seeds {
         for class in p.classes() {
             let members = class.iter().map(|&i| i as u32).collect();
@@ -265,7 +329,7 @@ fn start_run(
         cuts: Vec::new(),
     };
     for _ in 0..6 {
-        let found = search_until(
+        let found = search_with(
             inst,
             criterion,
             &seed_duals,
@@ -274,6 +338,7 @@ fn start_run(
                 threshold: tau,
             },
             run.deadline,
+            &opts.constraints,
         );
         let full = found.columns.len() >= 5 * n;
         if full || run.out_of_time() {
@@ -336,12 +401,13 @@ fn column_generation(
             k: n.max(50),
             threshold: -PRICE_EPS,
         };
-        let mut found = search_partial(
+        let mut found = search_full(
             inst,
             criterion,
             &sol.duals,
             mode,
             run.deadline,
+            &opts.constraints,
             Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
         );
         let mut added = 0;
@@ -350,7 +416,14 @@ fn column_generation(
         }
         if found.partial && added == 0 {
             // Only columns the master already holds (round-off): price completely.
-            found = search_until(inst, criterion, &sol.duals, mode, run.deadline);
+            found = search_with(
+                inst,
+                criterion,
+                &sol.duals,
+                mode,
+                run.deadline,
+                &opts.constraints,
+            );
             for (_, c) in found.columns.clone() {
                 added += master.add_column(c) as usize;
             }
@@ -420,7 +493,7 @@ fn prove(
     primal_step(inst, criterion, &mut run, master, sol);
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
-        let target = run.ub() as f64 - 1.0 - z + slack;
+        let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
         if target < 0.0 {
             return run.finish(Status::Optimal, None);
         }
@@ -432,7 +505,7 @@ fn prove(
             None => {
                 // Stage 1: the 20n best columns (all of them when fewer lie below the target).
                 let k = 20 * n;
-                let found = search_until(
+                let found = search_with(
                     inst,
                     criterion,
                     &sol.duals,
@@ -441,6 +514,7 @@ fn prove(
                         threshold: target,
                     },
                     run.deadline,
+                    &opts.constraints,
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
@@ -456,7 +530,7 @@ fn prove(
             }
             Some(prev) => {
                 let th = target.min((2.0 * prev).max(target / 16.0).max(prev + 1.0));
-                let found = search_until(
+                let found = search_with(
                     inst,
                     criterion,
                     &sol.duals,
@@ -465,6 +539,7 @@ fn prove(
                         budget: opts.column_budget,
                     },
                     run.deadline,
+                    &opts.constraints,
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
@@ -489,12 +564,15 @@ fn prove(
         if !out.proven {
             return run.finish(Status::Feasible, Some("time limit in the proof MIP".into()));
         }
-        let target = run.ub() as f64 - 1.0 - z + slack;
+        let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
         if complete_to >= target {
             return run.finish(Status::Optimal, None);
         }
         // No better solution uses only columns below complete_to: raise the bound accordingly.
-        run.lower = run.lower.max(z + complete_to - slack).min(run.ub() as f64);
+        run.lower = run
+            .lower
+            .max(z + complete_to - slack)
+            .min(run.ub_or_cap() as f64);
         theta = Some(complete_to.max(1e-3));
     }
 }
@@ -556,7 +634,8 @@ fn mip_round(
             columns.push(c);
         }
     }
-    let out = proof::solve_set_partitioning(n, &columns, cuts, Some(&start_sel), time_limit);
+    let start = (!start_sel.is_empty()).then_some(start_sel.as_slice());
+    let out = proof::solve_set_partitioning(n, &columns, cuts, start, time_limit);
     run.stats.mip_time_s += out.seconds;
     run.stats.nodes += out.nodes;
     if let Some((sel, cost)) = &out.best {

@@ -3,8 +3,8 @@
 //! prefix can reach. The same search returns the best K columns (pricing) or every column below
 //! a threshold (the enumeration behind the optimality proof).
 
-use super::column::{max_size, valid_unsplittable, Column};
-use crate::{Criterion, Instance};
+use super::column::{size_limit, valid_unsplittable, valid_unsplittable_with, Column};
+use crate::{ClassConstraints, Criterion, Instance};
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -88,6 +88,18 @@ struct Ctx<'a> {
     timed_out: AtomicBool,
     /// Partial pricing: each root task stops after this many nodes once it found a column.
     node_budget: Option<u64>,
+    /// Extra class constraints (empty: plain k_i-anonymity).
+    extra: &'a ClassConstraints,
+    /// Largest class size for each kmax (index = kmax).
+    cap: Vec<usize>,
+    /// Must-link partners of each record.
+    must_of: Vec<Vec<u32>>,
+    /// Cannot-link partners of each record.
+    cannot_of: Vec<Vec<u32>>,
+    /// Sensitive value id of each record (empty without l-diversity), their count, and l.
+    values: &'a [u32],
+    nvalues: usize,
+    l: usize,
 }
 
 /// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
@@ -113,6 +125,12 @@ impl Ord for Entry {
 }
 
 impl Ctx<'_> {
+    /// Largest class size when the largest k is `kmax`.
+    #[inline]
+    fn max_size(&self, kmax: u32) -> usize {
+        self.cap[(kmax as usize).min(self.cap.len() - 1)]
+    }
+
     fn threshold(&self) -> f64 {
         f64::from_bits(self.threshold.load(Ordering::Relaxed))
     }
@@ -175,6 +193,14 @@ struct Dfs {
     cut_count: Vec<u8>,
     found: Vec<(f64, Column)>,
     nodes: u64,
+    /// Records of the prefix (must-links), prefix count of each sensitive value (l-diversity)
+    /// and the number of distinct values in the prefix.
+    in_prefix: Vec<bool>,
+    val_count: Vec<u32>,
+    distinct: usize,
+    /// Scratch marks for the candidate list of a child (stamped with `stamp`).
+    mark: Vec<u64>,
+    stamp: u64,
 }
 
 /// Runs the search. `inst.n` records, duals for every record; deterministic whatever the thread
@@ -191,7 +217,29 @@ pub fn search_until(
     mode: Mode,
     deadline: Option<Instant>,
 ) -> Found {
-    search_partial(inst, criterion, duals, mode, deadline, None)
+    search_full(
+        inst,
+        criterion,
+        duals,
+        mode,
+        deadline,
+        &ClassConstraints::default(),
+        None,
+    )
+}
+
+/// [`search_until`] emitting only columns that meet the extra class constraints and are not
+/// dominated under them (see [`valid_unsplittable_with`]); sizes are bounded by
+/// [`size_limit`].
+pub fn search_with(
+    inst: &Instance,
+    criterion: Criterion,
+    duals: &Duals,
+    mode: Mode,
+    deadline: Option<Instant>,
+    extra: &ClassConstraints,
+) -> Found {
+    search_full(inst, criterion, duals, mode, deadline, extra, None)
 }
 
 /// [`search_until`] in which every root task (the columns whose first member, in the canonical
@@ -208,7 +256,46 @@ pub fn search_partial(
     deadline: Option<Instant>,
     node_budget: Option<u64>,
 ) -> Found {
+    search_full(
+        inst,
+        criterion,
+        duals,
+        mode,
+        deadline,
+        &ClassConstraints::default(),
+        node_budget,
+    )
+}
+
+/// The search itself: [`search_with`]'s constraints and [`search_partial`]'s node budget.
+#[allow(clippy::too_many_arguments, reason = "the search's options")]
+pub fn search_full(
+    inst: &Instance,
+    criterion: Criterion,
+    duals: &Duals,
+    mode: Mode,
+    deadline: Option<Instant>,
+    extra: &ClassConstraints,
+    node_budget: Option<u64>,
+) -> Found {
     let n = inst.n;
+    let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
+    let cap: Vec<usize> = (0..=kmax_all).map(|k| size_limit(extra, k, n)).collect();
+    let mut must_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in &extra.must {
+        must_of[a as usize].push(b);
+        must_of[b as usize].push(a);
+    }
+    let mut cannot_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in &extra.cannot {
+        cannot_of[a as usize].push(b);
+        cannot_of[b as usize].push(a);
+    }
+    let (values, l): (&[u32], usize) = match &extra.diversity {
+        Some(d) if d.l > 1 => (&d.values, d.l as usize),
+        _ => (&[], 1),
+    };
+    let nvalues = values.iter().map(|&v| v as usize + 1).max().unwrap_or(0);
     let mut cuts_of: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut mu = Vec::with_capacity(duals.cuts.len());
     for (idx, (t, m)) in duals.cuts.iter().enumerate() {
@@ -234,6 +321,13 @@ pub fn search_partial(
         deadline,
         timed_out: AtomicBool::new(false),
         node_budget,
+        extra,
+        cap,
+        must_of,
+        cannot_of,
+        values,
+        nvalues,
+        l,
     };
     // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
     // remaining candidates and their dual sums are prefix sums.
@@ -263,6 +357,11 @@ pub fn search_partial(
                 cut_count: vec![0; ncuts],
                 found: Vec::new(),
                 nodes: 0,
+                in_prefix: vec![false; n],
+                val_count: vec![0; ctx.nvalues],
+                distinct: 0,
+                mark: vec![0; n],
+                stamp: 0,
             },
             |dfs, idx| {
                 dfs.local = partial_k.map(|k| LocalBest {
@@ -403,7 +502,9 @@ impl Dfs {
         let p = self.members.len();
         let p1 = p + 1;
         let thr = self.threshold(ctx) + TOL;
-        let smax_all = max_size(kmax.max(info.kmax_from[idx])).min(p + list.len() - idx);
+        let smax_all = ctx
+            .max_size(kmax.max(info.kmax_from[idx]))
+            .min(p + list.len() - idx);
         // Bound with the prefix's aggregate (and no new cut penalty): it only grows for later
         // candidates (smaller π, shorter remaining list), so exceeding it ends the loop.
         let base = |s: usize, a: i64| -> f64 {
@@ -440,7 +541,9 @@ impl Dfs {
         let cp1 = cp + dcp;
         let psum1 = psum + pj;
         let smin = p1.max(kmax1 as usize);
-        let smax = max_size(kmax1.max(info.kmax_from[idx + 1])).min(p + list.len() - idx);
+        let smax = ctx
+            .max_size(kmax1.max(info.kmax_from[idx + 1]))
+            .min(p + list.len() - idx);
         let mut lb = f64::INFINITY;
         for s in smin..=smax {
             if let Some(t) = info.top(idx + 1, s - p1) {
@@ -452,16 +555,34 @@ impl Dfs {
         }
         self.members.push(c.rec);
         self.ks.push(kj);
+        self.in_prefix[j] = true;
+        if ctx.l > 1 {
+            let v = ctx.values[j] as usize;
+            self.distinct += (self.val_count[v] == 0) as usize;
+            self.val_count[v] += 1;
+        }
         for &t in &ctx.cuts_of[j] {
             self.cut_count[t as usize] += 1;
         }
         let mut go_on = true;
-        if p1 >= kmax1 as usize {
+        if p1 >= kmax1 as usize && self.distinct.max(1) >= ctx.l {
             let cost = if ctx.wcsd { agg1 } else { p1 as i64 * agg1 };
             let rc = cost as f64 - psum1 + cp1;
             if rc <= thr {
-                let mut ks = self.ks.clone();
-                if valid_unsplittable(&mut ks) {
+                let ok = if ctx.extra.is_empty() {
+                    valid_unsplittable(&mut self.ks.clone())
+                } else {
+                    let mut pairs: Vec<(u32, u32)> = self
+                        .members
+                        .iter()
+                        .copied()
+                        .zip(self.ks.iter().copied())
+                        .collect();
+                    pairs.sort_unstable();
+                    let (m, k): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
+                    valid_unsplittable_with(&m, &k, ctx.extra)
+                };
+                if ok {
                     let mut members = self.members.clone();
                     members.sort_unstable();
                     let col = Column { members, cost };
@@ -498,12 +619,13 @@ impl Dfs {
             };
             if feasible {
                 let row = &inst.dist[j];
+                let cannot = &ctx.cannot_of[j];
                 let child: Vec<Cand> = list[idx + 1..]
                     .iter()
                     .filter_map(|c2| {
                         let d = row[c2.rec as usize];
                         let a = if ctx.wcsd { c2.agg + d } else { c2.agg.max(d) };
-                        (a as f64 <= radius).then_some(Cand {
+                        (a as f64 <= radius && !cannot.contains(&c2.rec)).then_some(Cand {
                             rec: c2.rec,
                             agg: a,
                         })
@@ -512,6 +634,7 @@ impl Dfs {
                 let need = (kmax1 as usize).saturating_sub(p1).max(1);
                 let room = smax - p1;
                 if !child.is_empty()
+                    && self.completable(ctx, &child)
                     && completion_bound(ctx, &child, p1, psum1 - cp1, agg1, need, room, thr) <= thr
                 {
                     let cinfo = ListInfo::new(ctx, &child);
@@ -530,6 +653,53 @@ impl Dfs {
         }
         self.members.pop();
         self.ks.pop();
+        self.in_prefix[j] = false;
+        if ctx.l > 1 {
+            let v = ctx.values[j] as usize;
+            self.val_count[v] -= 1;
+            self.distinct -= (self.val_count[v] == 0) as usize;
+        }
+        true
+    }
+
+    /// Can the prefix, extended by candidates of `child`, still meet the must-links (every
+    /// partner of a member is in the prefix or among the candidates) and l-diversity (enough
+    /// new values among the candidates)?
+    fn completable(&mut self, ctx: &Ctx, child: &[Cand]) -> bool {
+        let need_must = self
+            .members
+            .iter()
+            .any(|&m| !ctx.must_of[m as usize].is_empty());
+        if !need_must && ctx.l <= 1 {
+            return true;
+        }
+        self.stamp += 1;
+        for c in child {
+            self.mark[c.rec as usize] = self.stamp;
+        }
+        if need_must {
+            for &m in &self.members {
+                for &q in &ctx.must_of[m as usize] {
+                    let q = q as usize;
+                    if !self.in_prefix[q] && self.mark[q] != self.stamp {
+                        return false;
+                    }
+                }
+            }
+        }
+        if ctx.l > 1 && self.distinct < ctx.l {
+            let mut seen: Vec<u32> = Vec::new();
+            for c in child {
+                let v = ctx.values[c.rec as usize];
+                if self.val_count[v as usize] == 0 && !seen.contains(&v) {
+                    seen.push(v);
+                    if self.distinct + seen.len() >= ctx.l {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
         true
     }
 }

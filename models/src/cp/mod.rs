@@ -22,7 +22,7 @@ use optik_propagators::pumpkin_core::variables::DomainId;
 use serde::{Deserialize, Serialize};
 
 use crate::criteria::evaluate;
-use crate::{Criterion, Instance, Partition};
+use crate::{ClassConstraints, Criterion, Instance, Partition};
 use optik_propagators::{min_k_diameters, DistMatrix};
 
 /// Search strategy.
@@ -144,6 +144,9 @@ pub struct CpOptions {
     pub lp_primal: bool,
     /// Give the warm start to the search as value hints (phase of the autonomous search).
     pub hints: bool,
+    /// Extra class constraints (l-diversity, links, maximum size); a warm start that breaks
+    /// them is dropped.
+    pub constraints: ClassConstraints,
 }
 
 impl Default for CpOptions {
@@ -159,6 +162,7 @@ impl Default for CpOptions {
             lp_bound: true,
             lp_primal: true,
             hints: true,
+            constraints: ClassConstraints::default(),
         }
     }
 }
@@ -178,6 +182,7 @@ impl std::fmt::Debug for CpOptions {
             .field("lp_bound", &self.lp_bound)
             .field("lp_primal", &self.lp_primal)
             .field("hints", &self.hints)
+            .field("constraints", &!self.constraints.is_empty())
             .finish_non_exhaustive()
     }
 }
@@ -239,11 +244,21 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         result.status = Status::Infeasible;
         return result;
     }
-    // The warm start must be a k_i-anonymous partition of these records.
-    let warm = opts
-        .warm_start
-        .take()
-        .filter(|p| p.len() == inst.n && p.violations(&inst.k).is_empty());
+    let extra = std::mem::take(&mut opts.constraints);
+    if let Err(e) = extra.validate(inst.n) {
+        result.note = Some(e);
+        return result;
+    }
+    if let Some(why) = extra.obvious_infeasibility(&inst.k) {
+        result.status = Status::Infeasible;
+        result.note = Some(why);
+        result.elapsed_s = start.elapsed().as_secs_f64();
+        return result;
+    }
+    // The warm start must be a k_i-anonymous partition of these records meeting the constraints.
+    let warm = opts.warm_start.take().filter(|p| {
+        p.len() == inst.n && p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())
+    });
     let obj_ub = model::objective_upper_bound(inst, criterion);
     if obj_ub > i32::MAX as i64 {
         result.note = Some(format!(
@@ -273,7 +288,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
             (None, Some(p)) => Some(p.num_classes()),
             (None, None) => {
                 // The seed's rule: the number of classes of the first solution found.
-                let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None);
+                let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None, &extra);
                 let counters = Counters::default();
                 let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
                 let mut resolver = resolver();
@@ -327,7 +342,9 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         emit(&mut result, p, v, true);
     }
 
-    if criterion == Criterion::Diameter {
+    // The threshold method decomposes by components and uses a greedy that knows nothing of the
+    // extra constraints: under constraints, diameter is solved by the plain objective search.
+    if criterion == Criterion::Diameter && extra.is_empty() {
         let outcome = solve_diameter(inst, &opts, &counters, &remaining, &mut result, &mut emit);
         let (nodes, conflicts) = counters.get();
         result.nodes += nodes;
@@ -337,6 +354,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
     }
 
     // The root LP: at most half of the time left (it takes well under a second at n ≤ 100).
+    // Solved without the extra constraints: a relaxation, so its dual bound stays valid.
     let root = if opts.lp_bound && matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
         let t = Instant::now();
         let lp = crate::colgen::root_lp(
@@ -352,7 +370,10 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         result.lp_bound = lp.as_ref().map(|l| l.z);
         if opts.lp_primal {
             if let Some((p, v)) = lp.as_ref().and_then(|l| l.primal.clone()) {
-                if result.objective.is_none_or(|b| v < b) && p.violations(&inst.k).is_empty() {
+                if result.objective.is_none_or(|b| v < b)
+                    && p.violations(&inst.k).is_empty()
+                    && extra.partition_ok(p.labels())
+                {
                     debug_assert_eq!(v, objective_of(inst, &p, criterion));
                     emit(&mut result, p, v, false);
                 }
@@ -369,6 +390,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         min_classes,
         obj_ub as i32,
         root.as_ref(),
+        &extra,
     );
     let hint: Option<Vec<i32>> = if opts.hints {
         result
@@ -390,6 +412,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
         &remaining,
         &mut emit,
         hint,
+        &extra,
     );
     let (nodes, conflicts) = counters.get();
     result.nodes += nodes;
@@ -451,7 +474,15 @@ fn solve_diameter(
         recs = keyed.into_iter().map(|(_, a)| a).collect();
         let recs = &recs[..];
         let sub = sub_instance(inst, recs);
-        let mut model = model::build(&sub, Criterion::Diameter, size_cap, None, clamp(d), None);
+        let mut model = model::build(
+            &sub,
+            Criterion::Diameter,
+            size_cap,
+            None,
+            clamp(d),
+            None,
+            &ClassConstraints::default(),
+        );
         let mut brancher = make_brancher(&model, &sub, search, counters.clone());
         let mut resolver = resolver();
         let left = remaining(Instant::now());
@@ -636,6 +667,7 @@ fn run_with(
     remaining: &dyn Fn(Instant) -> Duration,
     emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
     hint: Option<Vec<i32>>,
+    extra: &ClassConstraints,
 ) -> Outcome {
     let mut resolver = resolver();
     let obj = m.objective;
@@ -697,6 +729,10 @@ fn run_with(
                 debug_assert!(
                     p.violations(&inst.k).is_empty(),
                     "CP solution is not k_i-anonymous"
+                );
+                debug_assert!(
+                    extra.partition_ok(p.labels()),
+                    "CP solution breaks the class constraints"
                 );
                 let improves = result
                     .objective

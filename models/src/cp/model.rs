@@ -3,6 +3,8 @@
 use optik_propagators::dbil::DbilConstructor;
 use optik_propagators::diameter::DiameterConstructor;
 use optik_propagators::dual_bound::{DualBoundConstructor, SumCriterion};
+use optik_propagators::l_diversity::LDiversityConstructor;
+use optik_propagators::links::LinksConstructor;
 use optik_propagators::membership::MembershipConstructor;
 use optik_propagators::min_classes::MinClassesConstructor;
 use optik_propagators::n_clusters::NClustersConstructor;
@@ -16,7 +18,7 @@ use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
 use crate::colgen::RootLp;
-use crate::{Criterion, Instance};
+use crate::{ClassConstraints, Criterion, Instance};
 
 /// The variables of a built model.
 pub(crate) struct Model {
@@ -65,7 +67,9 @@ impl Poster for Direct {
 }
 
 /// Builds the model. `min_classes` (split only) posts "at least that many classes"; `dual`
-/// (dbil, wcsd) posts the LP dual bound with reduced-cost filtering.
+/// (dbil, wcsd) posts the LP dual bound with reduced-cost filtering; `extra` posts the extra
+/// class constraints (l-diversity, links, maximum size).
+#[allow(clippy::too_many_arguments, reason = "one model, its options")]
 pub(crate) fn build(
     inst: &Instance,
     criterion: Criterion,
@@ -73,6 +77,7 @@ pub(crate) fn build(
     min_classes: Option<usize>,
     obj_ub: i32,
     dual: Option<&RootLp>,
+    extra: &ClassConstraints,
 ) -> Model {
     build_with(
         inst,
@@ -81,11 +86,13 @@ pub(crate) fn build(
         min_classes,
         obj_ub,
         dual,
+        extra,
         &mut Direct,
     )
 }
 
 /// [`build`], adding each propagator through `poster`.
+#[allow(clippy::too_many_arguments, reason = "one model, its options")]
 pub(crate) fn build_with(
     inst: &Instance,
     criterion: Criterion,
@@ -93,6 +100,7 @@ pub(crate) fn build_with(
     min_classes: Option<usize>,
     obj_ub: i32,
     dual: Option<&RootLp>,
+    extra: &ClassConstraints,
     poster: &mut impl Poster,
 ) -> Model {
     let n = inst.n;
@@ -140,7 +148,10 @@ pub(crate) fn build_with(
             constraint_tag: tag,
         },
     );
-    if size_cap && criterion != Criterion::Split {
+    // The dominance cap 2·max k − 1 is turned off under l-diversity and must-links, where it
+    // does not hold (see `ClassConstraints::hereditary`); the maximum size is a hard cap.
+    let dominance = size_cap && criterion != Criterion::Split && extra.hereditary();
+    if dominance || extra.max_size.is_some() {
         let tag = solver.new_constraint_tag();
         poster.post(
             &mut solver,
@@ -148,6 +159,36 @@ pub(crate) fn build_with(
             SizeCapConstructor {
                 vars: g.clone(),
                 k: k.clone(),
+                cmax,
+                dominance,
+                max_size: extra.max_size,
+                constraint_tag: tag,
+            },
+        );
+    }
+    if let Some(d) = extra.diversity.as_ref().filter(|d| d.l > 1) {
+        let tag = solver.new_constraint_tag();
+        poster.post(
+            &mut solver,
+            "LDiversity",
+            LDiversityConstructor {
+                vars: g.clone(),
+                values: d.values.clone(),
+                l: d.l,
+                cmax,
+                constraint_tag: tag,
+            },
+        );
+    }
+    if !extra.must.is_empty() || !extra.cannot.is_empty() {
+        let tag = solver.new_constraint_tag();
+        poster.post(
+            &mut solver,
+            "Links",
+            LinksConstructor {
+                vars: g.clone(),
+                must: extra.must.clone(),
+                cannot: extra.cannot.clone(),
                 cmax,
                 constraint_tag: tag,
             },

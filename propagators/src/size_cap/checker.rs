@@ -6,8 +6,8 @@ use pumpkin_core::variables::DomainId;
 
 use crate::common::Snapshot;
 
-/// Conflict when more than `2K_j − 1` records are fixed to class `j`, where `K_j` is the largest
-/// k among records whose domain contains `j`.
+/// Conflict when more than `cap_j = min(2K_j − 1, M)` records are fixed to class `j`, where `K_j`
+/// is the largest k among records whose domain contains `j` (each term only when posted).
 #[derive(Clone, Debug)]
 pub struct SizeCapChecker {
     /// Class variables in record order.
@@ -16,6 +16,10 @@ pub struct SizeCapChecker {
     pub k: Arc<[u32]>,
     /// Largest class id.
     pub cmax: i32,
+    /// The dominance term is posted.
+    pub dominance: bool,
+    /// The maximum class size, if any.
+    pub max_size: Option<u32>,
 }
 
 impl InferenceChecker<Predicate> for SizeCapChecker {
@@ -37,7 +41,9 @@ impl InferenceChecker<Predicate> for SizeCapChecker {
                 .max()
                 .unwrap_or(0);
             let fixed = (0..n).filter(|&l| s.fixed[l] == Some(j)).count();
-            fixed > 0 && fixed > 2 * kmax as usize - 1
+            fixed > 0
+                && super::cap_of(kmax, self.dominance, self.max_size)
+                    .is_some_and(|(cap, _)| fixed > cap)
         })
     }
 }

@@ -1,10 +1,15 @@
-//! Dominance size cap: some optimal partition (for DBIL, max diameter and WCSD) has every class
-//! `C` with `|C| ≤ 2·max_{i∈C} k_i − 1` (a larger class splits into two valid classes without
-//! raising any of these costs). Not valid for split.
+//! Class size caps: the dominance cap and a user's maximum class size `M`.
 //!
-//! For class `j`, let `K_j` be the largest k among records that can still take `j` and `F_j` the
-//! records fixed to `j`. When `|F_j| = 2K_j − 1`, no other record can join `j`; reason:
-//! `∧_{f∈F_j} [G_f = j] ∧ ∧_{r: k_r > K_j} [G_r ≠ j]`.
+//! Dominance: some optimal partition (for DBIL, max diameter and WCSD) has every class `C` with
+//! `|C| ≤ 2·max_{i∈C} k_i − 1` (a larger class splits into two valid classes without raising any
+//! of these costs). Not valid for split, nor under l-diversity or must-links (a part need not be
+//! l-diverse and may separate a must-link pair); a maximum size keeps it valid (parts are
+//! smaller).
+//!
+//! For class `j`, let `K_j` be the largest k among records that can still take `j`, `F_j` the
+//! records fixed to `j` and `cap_j = min(2K_j − 1, M)` (either term absent when not posted). When
+//! `|F_j| = cap_j`, no other record can join `j`; reason: `∧_{f∈F_j} [G_f = j]`, plus
+//! `∧_{r: k_r > K_j} [G_r ≠ j]` when the dominance term is the smaller one.
 
 mod checker;
 
@@ -35,8 +40,24 @@ pub struct SizeCapConstructor {
     pub k: Vec<u32>,
     /// Largest class id.
     pub cmax: i32,
+    /// Post the dominance cap `2·max k − 1`.
+    pub dominance: bool,
+    /// A maximum class size, if any.
+    pub max_size: Option<u32>,
     /// Tag of the constraint.
     pub constraint_tag: ConstraintTag,
+}
+
+/// The cap of a class whose largest possible k is `kmax`, and whether the dominance term is the
+/// binding one (then the reason must pin `kmax`). `None` when nothing caps the class.
+pub(crate) fn cap_of(kmax: u32, dominance: bool, max_size: Option<u32>) -> Option<(usize, bool)> {
+    let dom = dominance.then(|| (2 * kmax as usize).saturating_sub(1).max(1));
+    match (dom, max_size.map(|m| m as usize)) {
+        (Some(d), Some(m)) if d < m => Some((d, true)),
+        (_, Some(m)) => Some((m, false)),
+        (Some(d), None) => Some((d, true)),
+        (None, None) => None,
+    }
 }
 
 impl PropagatorConstructor for SizeCapConstructor {
@@ -55,6 +76,8 @@ impl PropagatorConstructor for SizeCapConstructor {
                 vars: self.vars.clone(),
                 k: k.clone(),
                 cmax: self.cmax,
+                dominance: self.dominance,
+                max_size: self.max_size,
             },
         );
         PropagatorSpec {
@@ -64,6 +87,8 @@ impl PropagatorConstructor for SizeCapConstructor {
                 vars: self.vars,
                 k,
                 cmax: self.cmax,
+                dominance: self.dominance,
+                max_size: self.max_size,
                 inference_code,
             },
         }
@@ -76,6 +101,8 @@ pub struct SizeCapPropagator {
     vars: Vec<DomainId>,
     k: Arc<[u32]>,
     cmax: i32,
+    dominance: bool,
+    max_size: Option<u32>,
     inference_code: InferenceCode,
 }
 
@@ -108,7 +135,9 @@ impl Propagator for SizeCapPropagator {
             if fixed == 0 {
                 continue;
             }
-            let cap = 2 * kmax as usize - 1;
+            let Some((cap, pin_k)) = cap_of(kmax, self.dominance, self.max_size) else {
+                continue;
+            };
             if fixed < cap || (fixed == cap && !open) {
                 continue;
             }
@@ -116,7 +145,7 @@ impl Propagator for SizeCapPropagator {
                 .filter_map(|l| {
                     if s.fixed[l] == Some(j) {
                         Some(eq(self.vars[l], j))
-                    } else if !s.contains(l, j) && self.k[l] > kmax {
+                    } else if pin_k && !s.contains(l, j) && self.k[l] > kmax {
                         Some(ne(self.vars[l], j))
                     } else {
                         None

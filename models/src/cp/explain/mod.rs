@@ -90,7 +90,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
 
     // Split: the minimum number of classes from a first (unrecorded) solution.
     let min_classes = if criterion == Criterion::Split {
-        let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None);
+        let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None, &crate::ClassConstraints::default());
         let mut brancher = make_brancher(&m, inst, opts.search, Counters::default());
         let mut res = resolver();
         let mut term = TimeBudget::starting_now(remaining());
@@ -141,6 +141,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
         min_classes,
         obj_ub as i32,
         root.as_ref(),
+        &crate::ClassConstraints::default(),
         &mut poster,
     );
     let mut initial: Vec<(i32, i32)> =
