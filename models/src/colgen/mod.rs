@@ -131,7 +131,8 @@ impl Run {
 
     fn finish(self, mut status: Status, note: Option<String>) -> EngineResult {
         // A bound that met the incumbent is a proof, whichever stage raised it.
-        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub() {
+        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub()
+        {
             status = Status::Optimal;
         }
         // Proven with nothing found: no partition meets the constraints. Stopped early with

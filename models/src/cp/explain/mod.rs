@@ -90,7 +90,15 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
 
     // Split: the minimum number of classes from a first (unrecorded) solution.
     let min_classes = if criterion == Criterion::Split {
-        let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None, &crate::ClassConstraints::default());
+        let mut m = model::build(
+            inst,
+            criterion,
+            false,
+            None,
+            obj_ub as i32,
+            None,
+            &crate::ClassConstraints::default(),
+        );
         let mut brancher = make_brancher(&m, inst, opts.search, Counters::default());
         let mut res = resolver();
         let mut term = TimeBudget::starting_now(remaining());
