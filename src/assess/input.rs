@@ -125,6 +125,11 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
             }
         }
     }
+    // Releases drop the identifiers (optik's and other tools'): a schema written for the
+    // original table still applies to its release.
+    schema
+        .columns
+        .retain(|c| c.role != Role::Identifier || table.headers.contains(&c.name));
     let exempt: Vec<&str> = ks.as_ref().and_then(|k| k.column()).into_iter().collect();
     let roles = schema.roles_for(&table, &exempt)?;
     let mut qi_specs: Vec<ColumnSpec> = schema.quasi().cloned().collect();
