@@ -57,6 +57,17 @@ pub fn detect_delimiter(header_line: &str) -> u8 {
     }
 }
 
+/// The file line a record starts on. The csv crate counts lines at '\n' but starts a record
+/// that follows a CRLF line at that line's '\n', one line early: skip line terminators (and
+/// blank lines) at the record's start, then count the newlines before it.
+fn line_of(text: &[u8], newlines: &[usize], pos: &csv::Position) -> u64 {
+    let mut b = pos.byte() as usize;
+    while b < text.len() && (text[b] == b'\n' || text[b] == b'\r') {
+        b += 1;
+    }
+    1 + newlines.partition_point(|&p| p < b) as u64
+}
+
 impl Table {
     /// Reads a table; `delimiter = None` detects it from the header line.
     pub fn read(path: &Path, delimiter: Option<u8>) -> Result<Table> {
@@ -106,6 +117,12 @@ impl Table {
                 ));
             }
         }
+        let newlines: Vec<usize> = text
+            .bytes()
+            .enumerate()
+            .filter(|&(_, c)| c == b'\n')
+            .map(|(i, _)| i)
+            .collect();
         let mut rows = Vec::new();
         let mut lines = Vec::new();
         for record in reader.records() {
@@ -118,13 +135,18 @@ impl Table {
                     path,
                     format!(
                         "line {}: row has {len} fields, the header has {expected_len}",
-                        pos.as_ref().map_or(0, |p| p.line())
+                        pos.as_ref()
+                            .map_or(0, |p| line_of(text.as_bytes(), &newlines, p))
                     ),
                 ),
                 _ => in_file(path, format!("malformed CSV: {e}")),
             })?;
             // A blank line inside a file is skipped by csv; a line with only delimiters is data.
-            lines.push(record.position().map_or(0, |p| p.line()));
+            lines.push(
+                record
+                    .position()
+                    .map_or(0, |p| line_of(text.as_bytes(), &newlines, p)),
+            );
             rows.push(record.iter().map(|c| c.trim().to_string()).collect());
         }
         if rows.is_empty() {
