@@ -14,63 +14,10 @@ use optik::privacy::KSource;
 use optik::schema::Schema;
 use optik_models::cp::Search;
 use optik_models::Criterion;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const ADULT: &str = "../shared/data/adult";
-const CATEGORICAL: [&str; 7] = [
-    "sex",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-];
-
-fn env_list(name: &str, default: &str) -> Vec<String> {
-    std::env::var(name)
-        .unwrap_or_else(|_| default.to_string())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .collect()
-}
-
-fn schema(dir: &Path) -> PathBuf {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(ADULT)
-        .canonicalize()
-        .expect("../shared/data/adult");
-    let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.salary-class]\nrole = \"sensitive\"\n");
-    for a in CATEGORICAL {
-        s += &format!(
-            "[columns.{a}]\nrole = \"quasi\"\nkind = \"categorical\"\nhierarchy = \"{}\"\n",
-            data.join(format!("adult_hierarchy_{a}.csv")).display()
-        );
-    }
-    let p = dir.join("adult.toml");
-    std::fs::write(&p, s).unwrap();
-    p
-}
-
-/// A seeded random sample of n Adult rows.
-fn sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(ADULT)
-            .join("adult.csv"),
-    )
-    .unwrap();
-    let mut lines = text.lines();
-    let header = lines.next().unwrap();
-    let mut rows: Vec<&str> = lines.collect();
-    rows.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
-    let p = dir.join(format!("adult_{n}_{seed}.csv"));
-    std::fs::write(&p, format!("{header}\n{}\n", rows[..n].join("\n"))).unwrap();
-    p
-}
+mod common;
+use common::{adult_sample as sample, adult_schema as schema, env_list};
 
 fn main() {
     let sizes: Vec<usize> = env_list("OPTIK_BENCH_N", "20,30,40,60,100")

@@ -20,46 +20,11 @@ use optik::privacy::KSource;
 use optik::schema::Schema;
 use optik_models::cp::{objective_of, Search};
 use optik_models::Criterion;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const DATA: &str = "../shared/data";
-const CATEGORICAL: [&str; 7] = [
-    "sex",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-];
-
-fn env(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
-}
-
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(DATA)
-        .canonicalize()
-        .expect("../shared/data")
-}
-
-fn adult_schema(dir: &Path) -> PathBuf {
-    let data = data_dir().join("adult");
-    let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.salary-class]\nrole = \"sensitive\"\n");
-    for a in CATEGORICAL {
-        s += &format!(
-            "[columns.{a}]\nrole = \"quasi\"\nkind = \"categorical\"\nhierarchy = \"{}\"\n",
-            data.join(format!("adult_hierarchy_{a}.csv")).display()
-        );
-    }
-    let p = dir.join("adult.toml");
-    std::fs::write(&p, s).unwrap();
-    p
-}
+mod common;
+use common::{adult_sample, adult_schema, data_dir, env};
 
 /// Diabetes: age, bmi and blood pressure (numeric) and sex as quasi-identifiers, the serum
 /// measures and the outcome not released as quasi-identifiers.
@@ -72,18 +37,6 @@ fn diabetes_schema(dir: &Path) -> PathBuf {
     s += "[columns.sex]\nrole = \"quasi\"\nkind = \"categorical\"\n";
     let p = dir.join("diabetes.toml");
     std::fs::write(&p, s).unwrap();
-    p
-}
-
-/// A seeded random sample of n Adult rows.
-fn adult_sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
-    let text = std::fs::read_to_string(data_dir().join("adult/adult.csv")).unwrap();
-    let mut lines = text.lines();
-    let header = lines.next().unwrap();
-    let mut rows: Vec<&str> = lines.collect();
-    rows.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
-    let p = dir.join(format!("adult_{n}_{seed}.csv"));
-    std::fs::write(&p, format!("{header}\n{}\n", rows[..n].join("\n"))).unwrap();
     p
 }
 
