@@ -521,6 +521,8 @@ pub fn anonymise(a: &AnonymiseArgs) -> Result<Report> {
         outputs: OutputSummary {
             release: a.out.display().to_string(),
             report: a.report.as_ref().map(|r| r.display().to_string()),
+            plot: a.pictures.plot.as_ref().map(|p| p.display().to_string()),
+            html: a.pictures.html.as_ref().map(|p| p.display().to_string()),
         },
     };
     let staged_report = match &a.report {

@@ -85,4 +85,8 @@ pub struct ConstraintsSummary {
 pub struct OutputSummary {
     pub release: String,
     pub report: Option<String>,
+    /// `--plot`: the partition picture.
+    pub plot: Option<String>,
+    /// `--html`: the self-contained report page.
+    pub html: Option<String>,
 }

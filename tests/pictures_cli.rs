@@ -72,6 +72,9 @@ fn heuristic_run_writes_the_partition_picture_and_the_html_report() {
     );
     assert_eq!(code, Some(0), "{err}");
     let r = report(&dir.path().join("report.json"));
+    // The report lists every file the run wrote.
+    assert_eq!(r["outputs"]["plot"], s(&svg_path));
+    assert_eq!(r["outputs"]["html"], s(&html_path));
     let (n, classes) = (r["n"].as_u64().unwrap(), r["classes"].as_u64().unwrap());
     let levels = r["constraints"]["k_histogram"].as_object().unwrap().len() as u64;
     let svg = std::fs::read_to_string(&svg_path).unwrap();
