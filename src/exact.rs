@@ -281,15 +281,7 @@ pub fn solve_with(
                 lp_primal: opts.lp_primal,
                 hints: true,
                 constraints: extra.clone(),
-                on_solution: Some(Box::new(move |e| {
-                    log(&SolutionEvent {
-                        elapsed_s: e.elapsed_s,
-                        objective: e.objective,
-                        num_classes: e.num_classes,
-                        dbil: e.dbil,
-                        warm_start: e.warm_start,
-                    })
-                })),
+                on_solution: Some(Box::new(move |e| log(&SolutionEvent::from(e)))),
             },
         )
         .into(),

@@ -21,6 +21,18 @@ pub struct SolutionEvent {
     pub warm_start: bool,
 }
 
+impl From<&crate::cp::SolutionEvent> for SolutionEvent {
+    fn from(e: &crate::cp::SolutionEvent) -> Self {
+        SolutionEvent {
+            elapsed_s: e.elapsed_s,
+            objective: e.objective,
+            num_classes: e.num_classes,
+            dbil: e.dbil,
+            warm_start: e.warm_start,
+        }
+    }
+}
+
 /// Callback receiving every improving solution.
 pub type SolutionCallback = Box<dyn FnMut(&SolutionEvent)>;
 
@@ -114,13 +126,7 @@ impl From<CpResult> for EngineResult {
             timeline: r
                 .timeline
                 .into_iter()
-                .map(|e| SolutionEvent {
-                    elapsed_s: e.elapsed_s,
-                    objective: e.objective,
-                    num_classes: e.num_classes,
-                    dbil: e.dbil,
-                    warm_start: e.warm_start,
-                })
+                .map(|e| SolutionEvent::from(&e))
                 .collect(),
             elapsed_s: r.elapsed_s,
             note: r.note,

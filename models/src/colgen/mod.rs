@@ -255,7 +255,7 @@ pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
     }
     let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
     let (sol, min_rc) = column_generation(inst, &opts, &mut run, &mut master).ok()?;
-    let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+    let z = sol.duals.value();
     primal_step(inst, opts.criterion, &mut run, &master, &sol);
     Some(RootLp {
         primal: run.best.clone(),
@@ -436,8 +436,7 @@ fn column_generation(
         // A complete round's most negative reduced cost gives a Lagrangian bound.
         let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
         if !found.partial {
-            let dual_value =
-                sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+            let dual_value = sol.duals.value();
             let lagrange = dual_value + max_classes * min_rc.min(0.0);
             run.lower = run.lower.max(lagrange);
         }
@@ -488,7 +487,7 @@ fn prove(
     min_rc: f64,
 ) -> EngineResult {
     let n = inst.n;
-    let z = sol.duals.pi.iter().sum::<f64>() - sol.duals.cuts.iter().map(|c| c.1).sum::<f64>();
+    let z = sol.duals.value();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
     primal_step(inst, criterion, &mut run, master, sol);

@@ -24,6 +24,12 @@ pub struct Duals {
 }
 
 impl Duals {
+    /// The dual objective z = Σπ − Σμ: with every reduced cost ≥ 0 a lower bound on every
+    /// partition's cost (with the most negative reduced cost r < 0, z + c_max·r is).
+    pub fn value(&self) -> f64 {
+        self.pi.iter().sum::<f64>() - self.cuts.iter().map(|c| c.1).sum::<f64>()
+    }
+
     /// Reduced cost of a column under these duals (reference implementation for tests).
     pub fn reduced_cost(&self, col: &Column) -> f64 {
         let mut rc = col.cost as f64;
