@@ -135,7 +135,8 @@ fn because(t: &Trace, b: &Because, propagator: &str) -> String {
     } else {
         format!(" [{}]", b.by)
     };
-    format!("because {}{by}", conjunction(t, &b.premises))
+    let recomputed = if b.recomputed { " (recomputed)" } else { "" };
+    format!("because {}{by}{recomputed}", conjunction(t, &b.premises))
 }
 
 /// The classes of a labelling: `C1 {r0, r1} C2 {r2, r3}`.
@@ -157,13 +158,10 @@ pub fn classes(labels: &[i32]) -> String {
         .join("  ")
 }
 
-/// Why a propagation carries no explanation.
-fn unexplained(level: usize) -> &'static str {
-    if level == 0 {
-        "(a root fact: conflict analysis takes it as given, pumpkin never explains it)"
-    } else {
-        "(not explained: no conflict analysis needed it before the branch was left)"
-    }
+/// Said of a propagation that carries no explanation: pumpkin never asked for one and the
+/// propagator run alone on the domains it saw does not derive it.
+fn unexplained() -> &'static str {
+    "(no explanation: pumpkin never asked for one and the propagator alone does not re-derive it)"
 }
 
 fn indent(level: usize) -> String {
@@ -208,8 +206,10 @@ pub fn render(t: &Trace, names: &Names, h: &Header) -> String {
     }
     let _ = writeln!(
         s,
-        "Explanations are the conjunctions pumpkin stored with each propagation, retrieved at the \
-         conflicts that followed (pumpkin explains only what conflict analysis may need)."
+        "Explanations are the conjunctions each propagator posts with its propagation. pumpkin \
+         asks for them only in conflict analysis; those it never asked for (root facts, branches \
+         that end in a solution) are marked (recomputed): the propagator was run again, alone, on \
+         the domains it saw, and gave this reason."
     );
     let _ = writeln!(s, "\nAt the root, before any decision:");
     let mut solutions = 0;
@@ -246,25 +246,32 @@ pub fn render(t: &Trace, names: &Names, h: &Header) -> String {
                 changes,
             } => {
                 let pad = indent(*level);
-                let what: Vec<Lit> = changes.iter().map(|c| c.0).collect();
-                let _ = writeln!(s, "{pad}{propagator}: {}", conjunction(t, &what));
-                let first = &changes[0].1;
-                if changes.iter().all(|c| c.1 == *first) {
+                let what: Vec<Lit> = changes.iter().map(|c| c.lit).collect();
+                let mut fixed: Vec<Lit> = changes.iter().filter_map(|c| c.fixes).collect();
+                fixed.dedup();
+                let fixing = if fixed.is_empty() {
+                    String::new()
+                } else {
+                    format!(", which fixes {}", conjunction(t, &fixed))
+                };
+                let _ = writeln!(s, "{pad}{propagator}: {}{fixing}", conjunction(t, &what));
+                let first = &changes[0].because;
+                if changes.iter().all(|c| c.because == *first) {
                     match first {
                         Some(b) => {
                             let _ = writeln!(s, "{pad}    {}", because(t, b, propagator));
                         }
                         None => {
-                            let _ = writeln!(s, "{pad}    {}", unexplained(*level));
+                            let _ = writeln!(s, "{pad}    {}", unexplained());
                         }
                     }
                 } else {
-                    for (l, b) in changes {
-                        let why = match b {
+                    for c in changes {
+                        let why = match &c.because {
                             Some(b) => because(t, b, propagator),
-                            None => unexplained(*level).to_string(),
+                            None => unexplained().to_string(),
                         };
-                        let _ = writeln!(s, "{pad}    {}: {why}", lit(t, l));
+                        let _ = writeln!(s, "{pad}    {}: {why}", lit(t, &c.lit));
                     }
                 }
             }

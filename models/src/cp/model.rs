@@ -49,7 +49,7 @@ pub(crate) trait Poster {
     /// Adds the propagator built by `constructor`; `name` is optik's name for it.
     fn post<C>(&mut self, solver: &mut Solver, name: &'static str, constructor: C)
     where
-        C: PropagatorConstructor,
+        C: PropagatorConstructor + Clone + 'static,
         C::PropagatorImpl: 'static;
 }
 
@@ -59,7 +59,7 @@ pub(crate) struct Direct;
 impl Poster for Direct {
     fn post<C>(&mut self, solver: &mut Solver, _name: &'static str, constructor: C)
     where
-        C: PropagatorConstructor,
+        C: PropagatorConstructor + Clone + 'static,
         C::PropagatorImpl: 'static,
     {
         let _ = solver.add_propagator(constructor);

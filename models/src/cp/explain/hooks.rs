@@ -18,23 +18,24 @@ use optik_propagators::pumpkin_core::propagation::{
     PropagatorConstructor, PropagatorConstructorContext, PropagatorSpec, ReadDomains,
 };
 use optik_propagators::pumpkin_core::results::SolutionReference;
-use optik_propagators::pumpkin_core::state::{Conflict, CurrentNogood, PropagationStatusCP};
+use optik_propagators::pumpkin_core::state::{Conflict, CurrentNogood, PropagationStatusCP, State};
 use optik_propagators::pumpkin_core::statistics::StatisticLogger;
 use optik_propagators::pumpkin_core::termination::TerminationCondition;
 use optik_propagators::pumpkin_core::variables::DomainId;
 use optik_propagators::pumpkin_core::Solver;
 
-use super::log::{RawEvent, Shared};
+use super::log::{RawChange, RawEvent, Shared, Why};
+use super::replay::AddTo;
 use crate::cp::model::Poster;
 use crate::cp::AnyBrancher;
 
 /// Domains of the model's variables: a bit mask of the values of each `G_i`, bounds of the
 /// objective.
 #[derive(Clone, PartialEq, Eq)]
-struct Snap {
-    masks: Vec<u64>,
-    obj: (i32, i32),
-    level: usize,
+pub(super) struct Snap {
+    pub masks: Vec<u64>,
+    pub obj: (i32, i32),
+    pub level: usize,
 }
 
 fn snap(vars: &[DomainId], d: &Domains) -> Snap {
@@ -54,46 +55,83 @@ fn snap(vars: &[DomainId], d: &Domains) -> Snap {
     }
 }
 
-/// What became true between two snapshots: the predicate shown (`G = v` when the domain became
-/// a single value) and the one whose trail entry holds the propagator's reason (a removal or a
-/// bound: pumpkin stores no entry for the equality itself).
-fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<(Predicate, Predicate)> {
+/// What became true between two snapshots, as bounds and removals (what a propagator posts),
+/// each with the value its variable is now fixed to, if the domain became a single value.
+fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<RawChange> {
     let (obj, g) = vars.split_last().expect("objective");
     let mut out = Vec::new();
     for (i, x) in g.iter().enumerate() {
         let (b, a) = (before.masks[i], after.masks[i]);
-        if a == b {
+        if a == b || a == 0 {
             continue;
         }
-        let removed: Vec<i32> = (0..64).filter(|&v| b & !a & (1u64 << v) != 0).collect();
-        if a.count_ones() == 1 {
-            let v = a.trailing_zeros() as i32;
-            let asked = if removed.len() == 1 {
-                x.disequality_predicate(removed[0])
-            } else if removed.iter().all(|&w| w > v) {
-                x.upper_bound_predicate(v)
-            } else if removed.iter().all(|&w| w < v) {
-                x.lower_bound_predicate(v)
-            } else {
-                x.disequality_predicate(removed[removed.len() - 1])
-            };
-            out.push((x.equality_predicate(v), asked));
-        } else {
-            for v in removed {
-                let p = x.disequality_predicate(v);
-                out.push((p, p));
-            }
+        let fixes = (a.count_ones() == 1).then(|| x.equality_predicate(a.trailing_zeros() as i32));
+        let (lo, hi) = (a.trailing_zeros() as i32, 63 - a.leading_zeros() as i32);
+        let (old_lo, old_hi) = (b.trailing_zeros() as i32, 63 - b.leading_zeros() as i32);
+        let mut preds = Vec::new();
+        if lo > old_lo {
+            preds.push(x.lower_bound_predicate(lo));
         }
+        if hi < old_hi {
+            preds.push(x.upper_bound_predicate(hi));
+        }
+        preds.extend(
+            (lo + 1..hi)
+                .filter(|&v| b & !a & (1u64 << v) != 0)
+                .map(|v| x.disequality_predicate(v)),
+        );
+        out.extend(preds.into_iter().map(|pred| RawChange {
+            pred,
+            fixes,
+            why: None,
+        }));
     }
+    let fixed = (after.obj.0 == after.obj.1).then(|| obj.equality_predicate(after.obj.0));
     if after.obj.0 > before.obj.0 {
-        let p = obj.lower_bound_predicate(after.obj.0);
-        out.push((p, p));
+        out.push(RawChange {
+            pred: obj.lower_bound_predicate(after.obj.0),
+            fixes: fixed,
+            why: None,
+        });
     }
     if after.obj.1 < before.obj.1 {
-        let p = obj.upper_bound_predicate(after.obj.1);
-        out.push((p, p));
+        out.push(RawChange {
+            pred: obj.upper_bound_predicate(after.obj.1),
+            fixes: fixed,
+            why: None,
+        });
     }
     out
+}
+
+/// The predicate explicitly on the trail at the position that made `p` true: only that one has
+/// the propagator's stored reason (asked for an implied predicate, pumpkin answers with the
+/// implying one and no inference). `vars` and `initial`: the model's variables, objective last,
+/// and their initial domains.
+pub(super) fn trail_entry(
+    state: &State,
+    vars: &[DomainId],
+    initial: &[(i32, i32)],
+    p: Predicate,
+) -> Option<Predicate> {
+    let position = state.trail_position(p)?;
+    let x = p.get_domain();
+    let i = vars.iter().position(|&v| v == x)?;
+    let (lo, hi) = initial[i];
+    if hi - lo > 64 && p.get_predicate_type() != PredicateType::NotEqual {
+        // The objective: its bounds are posted as bounds.
+        return Some(p);
+    }
+    (lo..=hi)
+        .flat_map(|v| {
+            [
+                x.lower_bound_predicate(v),
+                x.upper_bound_predicate(v),
+                x.disequality_predicate(v),
+                x.equality_predicate(v),
+            ]
+        })
+        .find(|&q| state.is_on_trail(q) && state.trail_position(q) == Some(position))
 }
 
 /// An optik propagator with a recorder around it.
@@ -122,8 +160,9 @@ impl<P> Traced<P> {
             log.events.push(RawEvent::Propagation {
                 level: before.level,
                 propagator: self.name,
-                changes: posted.into_iter().map(|(p, q)| (p, q, None)).collect(),
+                changes: posted,
                 open: true,
+                before: before.clone(),
             });
         }
         if let Err(conflict) = result {
@@ -237,11 +276,13 @@ where
     }
 }
 
-/// Posts every propagator of the model wrapped in [`Traced`]; remembers their names.
+/// Posts every propagator of the model wrapped in [`Traced`]; remembers their names and keeps
+/// a copy of each constructor to replay the propagator alone (see [`super::replay`]).
 pub(super) struct TracingPoster {
     pub log: Shared,
     pub vars: std::rc::Rc<[DomainId]>,
     pub names: Vec<&'static str>,
+    pub adders: Vec<(&'static str, AddTo)>,
 }
 
 impl Poster for TracingPoster {
@@ -254,11 +295,18 @@ impl Poster for TracingPoster {
 
     fn post<C>(&mut self, solver: &mut Solver, name: &'static str, constructor: C)
     where
-        C: PropagatorConstructor,
+        C: PropagatorConstructor + Clone + 'static,
         C::PropagatorImpl: 'static,
     {
         let vars = self.vars.clone();
         self.names.push(name);
+        let copy = constructor.clone();
+        self.adders.push((
+            name,
+            std::rc::Rc::new(move |state: &mut State| {
+                let _ = state.add_propagator(copy.clone());
+            }),
+        ));
         let _ = solver.add_propagator(TracedConstructor {
             inner: constructor,
             name,
@@ -366,31 +414,6 @@ impl TracingResolver {
     }
 }
 
-impl TracingResolver {
-    /// The predicate explicitly on the trail at the position that made `p` true.
-    fn entry_of(&self, context: &ConflictAnalysisContext, p: Predicate) -> Option<Predicate> {
-        let state = context.get_state();
-        let position = state.trail_position(p)?;
-        let x = p.get_domain();
-        let i = self.log.borrow().vars.iter().position(|&v| v == x)?;
-        let (lo, hi) = self.initial[i];
-        if hi - lo > 64 && p.get_predicate_type() != PredicateType::NotEqual {
-            // The objective: its bounds are posted as bounds.
-            return Some(p);
-        }
-        (lo..=hi)
-            .flat_map(|v| {
-                [
-                    x.lower_bound_predicate(v),
-                    x.upper_bound_predicate(v),
-                    x.disequality_predicate(v),
-                    x.equality_predicate(v),
-                ]
-            })
-            .find(|&q| state.is_on_trail(q) && state.trail_position(q) == Some(position))
-    }
-}
-
 impl ConflictResolver for TracingResolver {
     fn resolve_conflict(&mut self, context: &mut ConflictAnalysisContext) {
         let level = context.get_state().get_checkpoint();
@@ -417,8 +440,8 @@ impl ConflictResolver for TracingResolver {
                     changes
                         .iter()
                         .enumerate()
-                        .filter(|(_, (_, _, why))| why.is_none())
-                        .map(move |(c, (_, q, _))| (e, c, *q, l))
+                        .filter(|(_, ch)| ch.why.is_none())
+                        .map(move |(c, ch)| (e, c, ch.pred, l))
                 })
                 .collect()
         };
@@ -434,7 +457,8 @@ impl ConflictResolver for TracingResolver {
             }
             // The trail entry that made `p` true: only its own predicate has the stored reason
             // (for an implied predicate pumpkin answers with the implying one).
-            let Some(entry) = self.entry_of(context, p) else {
+            let vars = self.log.borrow().vars.clone();
+            let Some(entry) = trail_entry(context.get_state(), &vars, &self.initial, p) else {
                 continue;
             };
             let mut buf: Vec<Predicate> = Vec::new();
@@ -443,17 +467,13 @@ impl ConflictResolver for TracingResolver {
                 CurrentNogood::empty(),
                 &mut buf,
             );
-            let label = code.map_or_else(
-                || "implied by the domain".to_string(),
-                |c| c.label().to_string(),
-            );
-            answers.push((e, c, (label, buf)));
+            answers.push((e, c, Why::new(entry, code, buf, false)));
         }
         {
             let mut log = self.log.borrow_mut();
             for (e, c, why) in answers {
                 if let RawEvent::Propagation { changes, .. } = &mut log.events[e] {
-                    changes[c].2 = Some(why);
+                    changes[c].why = Some(why);
                 }
             }
             let pruned = nogood

@@ -6,15 +6,54 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateType};
+use optik_propagators::pumpkin_core::proof::InferenceCode;
 use optik_propagators::pumpkin_core::variables::DomainId;
 
+use super::hooks::Snap;
 use super::trace::{Leaf, Lit, Op, Var};
 
 /// Shared handle (pumpkin runs single-threaded; propagators only need `Clone + 'static`).
 pub(super) type Shared = Rc<RefCell<Log>>;
 
-/// An explanation as pumpkin returned it: inference label and premises.
-pub(super) type RawBecause = (String, Vec<Predicate>);
+/// What one propagator call made true about one variable.
+pub(super) struct RawChange {
+    /// A bound or a removal, read from the domains before and after the call.
+    pub pred: Predicate,
+    /// `var = v` when the call left a single value.
+    pub fixes: Option<Predicate>,
+    pub why: Option<Why>,
+}
+
+/// An explanation as pumpkin returned it.
+pub(super) struct Why {
+    /// The predicate the propagator posted (the trail entry that made `pred` true): the one
+    /// the premises imply.
+    pub posted: Predicate,
+    /// pumpkin's inference label.
+    pub label: String,
+    pub premises: Vec<Predicate>,
+    /// Recomputed by replaying the propagator (pumpkin's conflict analysis never asked).
+    pub recomputed: bool,
+}
+
+impl Why {
+    pub fn new(
+        posted: Predicate,
+        code: Option<InferenceCode>,
+        premises: Vec<Predicate>,
+        recomputed: bool,
+    ) -> Why {
+        Why {
+            posted,
+            label: code.map_or_else(
+                || "implied by the domain".to_string(),
+                |c| c.label().to_string(),
+            ),
+            premises,
+            recomputed,
+        }
+    }
+}
 
 /// An event with pumpkin predicates.
 pub(super) enum RawEvent {
@@ -29,10 +68,11 @@ pub(super) enum RawEvent {
     Propagation {
         level: usize,
         propagator: &'static str,
-        /// (shown, asked for its reason, explanation).
-        changes: Vec<(Predicate, Predicate, Option<RawBecause>)>,
+        changes: Vec<RawChange>,
         /// Still on the trail: its explanations can still be asked for.
         open: bool,
+        /// The domains the propagator saw (to replay it).
+        before: Snap,
     },
     Conflict {
         level: usize,

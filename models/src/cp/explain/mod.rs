@@ -11,15 +11,17 @@
 //! with an unrecorded first search, as `solve_cp` does without a warm start.
 //!
 //! pumpkin explains a propagation only when conflict analysis needs it, so explanations are
-//! asked for at every conflict, for every recorded propagation still on the trail; the
-//! propagations of a branch that ends in a solution are never explained by pumpkin and carry
-//! none.
+//! asked for at every conflict, for every recorded propagation still on the trail; root facts
+//! and the propagations of a branch that ends in a solution are never explained by pumpkin:
+//! their explanations are recomputed afterwards by running the propagator alone on the domains
+//! it saw ([`replay`]), and marked as recomputed.
 
 mod hooks;
 mod log;
+mod replay;
 pub mod trace;
 
-pub use trace::{Because, Event, Leaf, Lit, Node, Op, Trace, Var};
+pub use trace::{Because, Change, Event, Leaf, Lit, Node, Op, Trace, Var};
 
 use std::time::{Duration, Instant};
 
@@ -140,6 +142,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
         log: log.clone(),
         vars: Vec::new().into(),
         names: Vec::new(),
+        adders: Vec::new(),
     };
     let size_cap = opts.size_cap && criterion != Criterion::Split;
     let mut m = model::build_with(
@@ -165,7 +168,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
     let mut res = TracingResolver {
         inner: resolver(),
         log: log.clone(),
-        initial,
+        initial: initial.clone(),
         maximise,
     };
     let obj = m.objective;
@@ -271,13 +274,44 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             }
         }
     };
+    {
+        let mut l = log.borrow_mut();
+        let mut replayer =
+            replay::Replayer::new(l.vars.clone(), initial, std::mem::take(&mut poster.adders));
+        for e in &mut l.events {
+            if let RawEvent::Propagation {
+                propagator,
+                changes,
+                before,
+                ..
+            } = e
+            {
+                let missing: Vec<usize> = (0..changes.len())
+                    .filter(|&c| changes[c].why.is_none())
+                    .collect();
+                if missing.is_empty() {
+                    continue;
+                }
+                let asked: Vec<Predicate> = missing.iter().map(|&c| changes[c].pred).collect();
+                for (c, why) in missing
+                    .into_iter()
+                    .zip(replayer.explain(propagator, before, &asked))
+                {
+                    changes[c].why = why;
+                }
+            }
+        }
+    }
     let l = log.borrow();
     let lit = |p: Predicate| l.lit(p).expect("predicates of the model's variables");
-    let because = |w: &Option<(String, Vec<Predicate>)>| {
-        w.as_ref().map(|(label, premises)| Because {
-            by: display_label(label, &poster.names),
-            premises: premises.iter().filter_map(|&p| l.lit(p)).collect(),
-        })
+    let change = |c: &log::RawChange| Change {
+        lit: lit(c.why.as_ref().map_or(c.pred, |w| w.posted)),
+        fixes: c.fixes.map(lit),
+        because: c.why.as_ref().map(|w| Because {
+            by: display_label(&w.label, &poster.names),
+            premises: w.premises.iter().filter_map(|&p| l.lit(p)).collect(),
+            recomputed: w.recomputed,
+        }),
     };
     let events = l
         .events
@@ -297,10 +331,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             } => Event::Propagation {
                 level: *level,
                 propagator,
-                changes: changes
-                    .iter()
-                    .map(|(p, _, w)| (lit(*p), because(w)))
-                    .collect(),
+                changes: changes.iter().map(change).collect(),
             },
             RawEvent::Conflict {
                 level,

@@ -39,6 +39,22 @@ pub struct Because {
     pub by: String,
     /// The premises; the propagation follows from their conjunction.
     pub premises: Vec<Lit>,
+    /// False: pumpkin's conflict analysis asked the propagator for it. True: pumpkin never
+    /// asked (a root fact, or a branch left without conflict analysis needing it) and `explain`
+    /// recomputed it by running the propagator alone on the domains it saw.
+    pub recomputed: bool,
+}
+
+/// One predicate a propagator made true.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Change {
+    /// A bound or a removal: the predicate the propagator posted (the one its explanation
+    /// implies).
+    pub lit: Lit,
+    /// `var = v` when the propagator's call left its variable a single value.
+    pub fixes: Option<Lit>,
+    /// Its explanation (`None`: neither pumpkin nor the replay of the propagator gave one).
+    pub because: Option<Because>,
 }
 
 /// One step of the search.
@@ -59,8 +75,8 @@ pub enum Event {
         /// Decision level (0 = root, 1.. the assumption and decision levels).
         level: usize,
         propagator: &'static str,
-        /// What it made true, each with its explanation when pumpkin was asked for it.
-        changes: Vec<(Lit, Option<Because>)>,
+        /// What it made true.
+        changes: Vec<Change>,
     },
     /// A dead end: the conjunction that cannot hold.
     Conflict {
