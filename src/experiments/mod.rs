@@ -56,9 +56,10 @@ pub struct ExperimentArgs {
     /// Its schema (benches/adult.toml).
     #[arg(long)]
     pub schema: PathBuf,
-    /// Records drawn at random from the table (rows with a missing quasi-identifier are dropped first).
-    #[arg(long, default_value_t = 2000)]
-    pub rows: usize,
+    /// Records drawn at random from the table (rows with a missing quasi-identifier are dropped
+    /// first), or `all` for the whole table.
+    #[arg(long, default_value = "2000", value_parser = parse_rows)]
+    pub rows: Rows,
     /// Seed of the row sample.
     #[arg(long, default_value_t = 2019)]
     pub sample_seed: u64,
@@ -99,6 +100,34 @@ pub struct File {
     pub bytes: Vec<u8>,
 }
 
+/// How many records an experiment uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rows {
+    /// The whole table (after dropping rows with a missing quasi-identifier).
+    All,
+    /// A random sample of this many records.
+    Sample(usize),
+}
+
+impl std::fmt::Display for Rows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rows::All => f.write_str("all"),
+            Rows::Sample(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+fn parse_rows(s: &str) -> std::result::Result<Rows, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(Rows::All);
+    }
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Rows::Sample(n)),
+        _ => Err(format!("expected a positive number of rows or `all`, got `{s}`")),
+    }
+}
+
 /// Runs `optik experiment`.
 pub fn experiment(a: &ExperimentArgs) -> Result<()> {
     let start = Instant::now();
@@ -119,9 +148,12 @@ pub fn experiment(a: &ExperimentArgs) -> Result<()> {
         schema,
         &KSource::Uniform { k: 1 },
         true,
-        RowSample::Random {
-            n: a.rows,
-            seed: a.sample_seed,
+        match a.rows {
+            Rows::All => RowSample::All,
+            Rows::Sample(n) => RowSample::Random {
+                n,
+                seed: a.sample_seed,
+            },
         },
     )?;
     let axes = crate::k_assign::parse_axes(&a.k_axes, &a.k_axis_order)?;
@@ -130,7 +162,7 @@ pub fn experiment(a: &ExperimentArgs) -> Result<()> {
     // Fail on a bad axis now, before the long runs.
     sample.k(LOW, [0.5, 0.3, 0.2], true, 0)?;
     let header = format!(
-        "- command: `optik experiment {} --csv {} --schema {} --rows {} --sample-seed {} --seeds {} --heuristics {} --step {} --max-km {}`\n- sample: {} records drawn at random (seed {}) from `{}` after dropping rows with a missing quasi-identifier; {} quasi-identifiers\n- correlated k_i: by distance to the origin of {} (each axis scaled to [0, 1]; {})\n",
+        "- command: `optik experiment {} --csv {} --schema {} --rows {} --sample-seed {} --seeds {} --heuristics {} --step {} --max-km {}`\n- sample: {} from `{}` after dropping rows with a missing quasi-identifier; {} quasi-identifiers\n- correlated k_i: by distance to the origin of {} (each axis scaled to [0, 1]; {})\n",
         a.kind.to_possible_value().map_or(String::new(), |v| v.get_name().to_string()),
         a.csv.display(),
         a.schema.display(),
@@ -140,8 +172,14 @@ pub fn experiment(a: &ExperimentArgs) -> Result<()> {
         a.heuristics.iter().map(|m| m.name()).collect::<Vec<_>>().join(","),
         a.step,
         a.max_km,
-        sample.n(),
-        a.sample_seed,
+        match a.rows {
+            Rows::All => format!("all {} records", sample.n()),
+            Rows::Sample(_) => format!(
+                "{} records drawn at random (seed {})",
+                sample.n(),
+                a.sample_seed
+            ),
+        },
         a.csv.display(),
         sample.ds.qi.attributes.len(),
         a.k_axes.replace(',', " × "),
