@@ -197,3 +197,49 @@ fn deleted_records_cost_one_unit_per_attribute() {
         (8.0 * 120.0, 120)
     );
 }
+
+/// `--rows all` runs on every complete record of the table (the seed's table 5.3 setting);
+/// a row count that is not a positive number or `all` is refused with a one-line error.
+#[test]
+fn rows_all_takes_the_whole_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = adult_sample(dir.path(), 150);
+    let schema = adult_schema(dir.path());
+    let complete = Dataset::from_table(
+        Table::read(&csv, None).unwrap(),
+        Schema::read(&schema).unwrap(),
+        &KSource::Uniform { k: 1 },
+        true,
+        RowSample::All,
+    )
+    .unwrap()
+    .rows
+    .len();
+    assert!(complete > 100);
+    let exp = |rows: &str, out: &Path| {
+        optik()
+            .args(["experiment", "table53", "--rows", rows, "--seeds", "1"])
+            .args(["--heuristics", "mondrian", "--csv"])
+            .arg(&csv)
+            .arg("--schema")
+            .arg(&schema)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let out = dir.path().join("all");
+    let o = exp("all", &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
+    assert!(md.contains(&format!("all {complete} records from")), "{md}");
+    assert!(md.contains("--rows all"), "{md}");
+    for bad in ["0", "some"] {
+        let out = dir.path().join(format!("bad{bad}"));
+        let o = exp(bad, &out);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("positive number of rows or `all`"), "{err}");
+        assert!(!out.exists());
+    }
+}

@@ -7,6 +7,7 @@ use crate::error::{internal, Result};
 use crate::heuristics::Method;
 use crate::plot::{self, Heatmap};
 use crate::privacy::PRESETS;
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -16,17 +17,37 @@ fn levels_name(l: Levels) -> String {
     format!("k_l={}, k_m={}, k_c={}", l[0], l[1], l[2])
 }
 
+/// Key of a uniform k-anonymity run: the seed only matters to greedy k-member (MDAV and
+/// Mondrian are deterministic, so one run serves every seed).
+fn uniform_key(m: Method, k: u32, seed: u64) -> (Method, u32, u64) {
+    (m, k, if m == Method::KMember { seed } else { 0 })
+}
+
 /// DBIL of uniform k-anonymity for every (heuristic, k, seed) asked, computed once each.
 fn uniform_runs(
     s: &Sample,
-    keys: impl IntoIterator<Item = (Method, u32, u64)>,
+    keys: &[(Method, u32, u64)],
+    bar: &ProgressBar,
 ) -> HashMap<(Method, u32, u64), f64> {
-    let mut keys: Vec<(Method, u32, u64)> = keys.into_iter().collect();
-    keys.sort_by_key(|k| (k.0.name(), k.1, k.2));
-    keys.dedup();
     keys.par_iter()
-        .map(|&(m, k, seed)| ((m, k, seed), s.dbil(m, &vec![k; s.n()], seed)))
+        .map(|&(m, k, seed)| {
+            let v = s.dbil(m, &vec![k; s.n()], seed);
+            bar.inc(1);
+            ((m, k, seed), v)
+        })
         .collect()
+}
+
+/// Progress of an experiment's runs on stderr (drawn only on a terminal).
+fn progress(runs: usize) -> ProgressBar {
+    let bar = ProgressBar::new(runs as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "optik experiment [{elapsed_precise}] {bar:30} {pos}/{len} heuristic runs (eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    bar
 }
 
 fn csv_bytes<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>> {
@@ -77,24 +98,33 @@ fn run_points(s: &Sample, points: &[Point], seeds: &[u64], deletion: bool) -> Re
     let jobs: Vec<(usize, u64)> = (0..points.len())
         .flat_map(|p| seeds.iter().map(move |&seed| (p, seed)))
         .collect();
-    let base = uniform_runs(
-        s,
-        jobs.iter().flat_map(|&(p, seed)| {
+    let mut keys: Vec<(Method, u32, u64)> = jobs
+        .iter()
+        .flat_map(|&(p, seed)| {
             let (m, l, ..) = points[p];
-            [(m, l[1], seed), (m, l[2], seed)]
-        }),
-    );
-    jobs.par_iter()
+            [uniform_key(m, l[1], seed), uniform_key(m, l[2], seed)]
+        })
+        .collect();
+    keys.sort_by_key(|k| (k.0.name(), k.1, k.2));
+    keys.dedup();
+    let bar = progress(keys.len() + jobs.len() * if deletion { 2 } else { 1 });
+    let base = uniform_runs(s, &keys, &bar);
+    let runs = jobs
+        .par_iter()
         .map(|&(p, seed)| {
             let (m, l, shares, label, correlated) = &points[p];
             let k = s.k(*l, *shares, *correlated, seed)?;
             let ki = s.dbil(*m, &k, seed);
-            let (kc, km) = (base[&(*m, l[2], seed)], base[&(*m, l[1], seed)]);
+            let (kc, km) = (
+                base[&uniform_key(*m, l[2], seed)],
+                base[&uniform_key(*m, l[1], seed)],
+            );
             let del = if deletion {
                 Some(s.dbil_after_deletion(*m, &k, l[1], seed)?)
             } else {
                 None
             };
+            bar.inc(if deletion { 2 } else { 1 });
             let ratio = |x: f64| if ki > 0.0 { x / ki } else { f64::NAN };
             Ok(Run {
                 heuristic: m.name(),
@@ -117,7 +147,9 @@ fn run_points(s: &Sample, points: &[Point], seeds: &[u64], deletion: bool) -> Re
                 ratio_deletion: del.map(|d| ratio(d.0)),
             })
         })
-        .collect()
+        .collect();
+    bar.finish_and_clear();
+    runs
 }
 
 /// Mean of a ratio over the runs matching `keep`.

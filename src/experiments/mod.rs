@@ -124,7 +124,9 @@ fn parse_rows(s: &str) -> std::result::Result<Rows, String> {
     }
     match s.parse::<usize>() {
         Ok(n) if n > 0 => Ok(Rows::Sample(n)),
-        _ => Err(format!("expected a positive number of rows or `all`, got `{s}`")),
+        _ => Err(format!(
+            "expected a positive number of rows or `all`, got `{s}`"
+        )),
     }
 }
 
