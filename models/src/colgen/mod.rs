@@ -129,11 +129,13 @@ impl Run {
         self.ub().min(self.cap)
     }
 
-    fn finish(self, mut status: Status, note: Option<String>) -> EngineResult {
-        // A bound that met the incumbent is a proof, whichever stage raised it.
+    fn finish(self, mut status: Status, mut note: Option<String>) -> EngineResult {
+        // A bound that met the incumbent is a proof, whichever stage raised it; the note of the
+        // stage that stopped (a time limit) no longer applies.
         if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub()
         {
             status = Status::Optimal;
+            note = None;
         }
         // Proven with nothing found: no partition meets the constraints. Stopped early with
         // nothing found: unknown.
@@ -636,6 +638,17 @@ fn mip_round(
     }
     let start = (!start_sel.is_empty()).then_some(start_sel.as_slice());
     let out = proof::solve_set_partitioning(n, &columns, cuts, start, time_limit);
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "mip over {} columns (limit {:?} s): proven {}, best {:?}, {:.2} s, {} nodes",
+            columns.len(),
+            time_limit,
+            out.proven,
+            out.best.as_ref().map(|b| b.1),
+            out.seconds,
+            out.nodes
+        );
+    }
     run.stats.mip_time_s += out.seconds;
     run.stats.nodes += out.nodes;
     if let Some((sel, cost)) = &out.best {
@@ -643,4 +656,38 @@ fn mip_round(
         run.offer(inst, partition_of(n, &chosen), *cost, false);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with(best: i64, lower: f64) -> Run {
+        Run {
+            start: Instant::now(),
+            deadline: None,
+            best: Some((Partition::from_labels(&[1, 1]), best)),
+            lower,
+            stats: EngineStats::default(),
+            timeline: Vec::new(),
+            on_solution: None,
+            cap: 1_000,
+        }
+    }
+
+    /// A stage stopped by a time limit, with a bound that already meets the incumbent (costs
+    /// are integers: 636.2 proves 637), ends optimal and without the time-limit note; a bound
+    /// below it stays feasible with the note.
+    #[test]
+    fn a_bound_meeting_the_incumbent_is_a_proof() {
+        let note = Some("time limit in the proof MIP".to_string());
+        let r = run_with(637, 636.2).finish(Status::Feasible, note.clone());
+        assert_eq!(r.status, Status::Optimal);
+        assert_eq!(r.lower_bound, Some(637));
+        assert_eq!(r.note, None);
+        let r = run_with(637, 635.5).finish(Status::Feasible, note.clone());
+        assert_eq!(r.status, Status::Feasible);
+        assert_eq!(r.lower_bound, Some(636));
+        assert_eq!(r.note, note);
+    }
 }
