@@ -50,6 +50,36 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Stopped anywhere by a time limit (column generation, cuts, proof), the run's lower bound
+    /// stays below the optimum and "optimal" is only said of the optimum. (A Lagrangian bound
+    /// computed after the round's columns had left for the master once read the round's LP
+    /// value as a bound.)
+    #[test]
+    fn bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4, seed in any::<u64>(),
+                                            wcsd in any::<bool>(), micros in 50u64..20_000) {
+        let inst = random_instance(n, KS[ks], seed);
+        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion,
+                time_limit: Some(std::time::Duration::from_micros(micros)),
+                ..ColgenOptions::default()
+            },
+        );
+        if let Some(lb) = r.lower_bound {
+            prop_assert!(lb <= opt, "lower bound {lb} above the optimum {opt} ({:?})", r.note);
+        }
+        if r.status == Status::Optimal {
+            prop_assert_eq!(r.objective, Some(opt));
+        }
+    }
+}
+
 #[test]
 fn colgen_equals_brute_force_n12() {
     for seed in 0..2 {

@@ -8,6 +8,7 @@ pub mod cuts;
 pub mod master;
 pub mod pricing;
 pub mod proof;
+pub mod rounding;
 pub mod start;
 
 use crate::cp::Status;
@@ -130,6 +131,13 @@ impl Run {
     }
 
     fn finish(self, mut status: Status, mut note: Option<String>) -> EngineResult {
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "finish: {status:?} {note:?} lower {} ub {}",
+                self.lower,
+                self.ub()
+            );
+        }
         // A bound that met the incumbent is a proof, whichever stage raised it; the note of the
         // stage that stopped (a time limit) no longer applies.
         if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub()
@@ -258,6 +266,7 @@ pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
     let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
     let (sol, min_rc) = column_generation(inst, &opts, &mut run, &mut master).ok()?;
     let z = sol.duals.value();
+    lp_rounding(inst, &opts, &mut run, &master, &sol);
     primal_step(inst, opts.criterion, &mut run, &master, &sol);
     Some(RootLp {
         primal: run.best.clone(),
@@ -413,6 +422,9 @@ fn column_generation(
             &opts.constraints,
             Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
         );
+        // Most negative reduced cost of the round, read before the columns move to the master.
+        let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
+        let mut min_rc = most_negative(&found.columns);
         let mut added = 0;
         for (_, c) in std::mem::take(&mut found.columns) {
             added += master.add_column(c) as usize;
@@ -427,7 +439,8 @@ fn column_generation(
                 run.deadline,
                 &opts.constraints,
             );
-            for (_, c) in found.columns.clone() {
+            min_rc = most_negative(&found.columns);
+            for (_, c) in std::mem::take(&mut found.columns) {
                 added += master.add_column(c) as usize;
             }
         }
@@ -435,11 +448,11 @@ fn column_generation(
         if found.timed_out {
             return Err("time limit during pricing".to_string());
         }
-        // A complete round's most negative reduced cost gives a Lagrangian bound.
-        let min_rc = found.columns.first().map_or(0.0, |c| c.0.min(0.0));
+        // A complete round's most negative reduced cost gives a Lagrangian bound: every
+        // partition costs at least z + (number of classes)·min_rc.
         if !found.partial {
             let dual_value = sol.duals.value();
-            let lagrange = dual_value + max_classes * min_rc.min(0.0);
+            let lagrange = dual_value + max_classes * min_rc;
             run.lower = run.lower.max(lagrange);
         }
         if added > 0 {
@@ -492,6 +505,7 @@ fn prove(
     let z = sol.duals.value();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
+    lp_rounding(inst, opts, &mut run, master, sol);
     primal_step(inst, criterion, &mut run, master, sol);
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
@@ -576,6 +590,37 @@ fn prove(
             .max(z + complete_to - slack)
             .min(run.ub_or_cap() as f64);
         theta = Some(complete_to.max(1e-3));
+    }
+}
+
+/// LP rounding ([`rounding::round`]) of the converged LP; offers the partition to the run.
+fn lp_rounding(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) {
+    let t = Instant::now();
+    let p = rounding::round(
+        inst,
+        opts.criterion,
+        &master.columns,
+        &sol.x,
+        &opts.constraints,
+        run.deadline,
+    );
+    let cost = p
+        .as_ref()
+        .map(|p| start::partition_cost(inst, opts.criterion, p));
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "lp rounding: {cost:?} in {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if let (Some(p), Some(cost)) = (p, cost) {
+        run.offer(inst, p, cost, false);
     }
 }
 

@@ -1,0 +1,251 @@
+//! LP rounding, a primal heuristic for the column-generation engine.
+//!
+//! The set-partitioning LP is usually within a fraction of a percent of the optimum, but at
+//! larger k its restricted-master MIP can stall at the root without improving the heuristic
+//! start (docs/exact.md). This rounding needs no MIP: take the LP's classes in decreasing value,
+//! keep those disjoint from the ones already kept, give every record left over to the class
+//! whose cost it raises least (among classes it can join without breaking its k_i), then move
+//! single records between classes while that lowers the total cost. Every class it returns
+//! holds each member's k_i and meets the extra constraints; it proves nothing.
+
+use super::column::{class_cost, Column};
+use crate::{ClassConstraints, Criterion, Instance, Partition};
+use std::time::Instant;
+
+/// Candidate classes per record in the improvement moves: those of its nearest records.
+const NEAR: usize = 12;
+
+/// Rounds the LP solution `x` over `columns` into a partition, or `None` when the leftovers
+/// cannot be placed (or the result breaks an extra constraint).
+pub fn round(
+    inst: &Instance,
+    criterion: Criterion,
+    columns: &[Column],
+    x: &[f64],
+    extra: &ClassConstraints,
+    deadline: Option<Instant>,
+) -> Option<Partition> {
+    let n = inst.n;
+    let mut order: Vec<usize> = (0..columns.len()).filter(|&c| x[c] > 1e-6).collect();
+    order.sort_by(|&a, &b| {
+        x[b].total_cmp(&x[a])
+            .then(columns[a].cost.cmp(&columns[b].cost))
+            .then(a.cmp(&b))
+    });
+    let mut label = vec![usize::MAX; n];
+    let mut classes: Vec<Vec<u32>> = Vec::new();
+    for c in order {
+        let m = &columns[c].members;
+        if m.iter().all(|&i| label[i as usize] == usize::MAX) {
+            for &i in m {
+                label[i as usize] = classes.len();
+            }
+            classes.push(m.clone());
+        }
+    }
+    if classes.is_empty() {
+        return None;
+    }
+    // Leftovers, most demanding first, each to the class it raises least.
+    let mut left: Vec<usize> = (0..n).filter(|&i| label[i] == usize::MAX).collect();
+    left.sort_by(|&a, &b| inst.k[b].cmp(&inst.k[a]).then(a.cmp(&b)));
+    for r in left {
+        let best = (0..classes.len())
+            .filter_map(|c| {
+                let mut with = classes[c].clone();
+                with.push(r as u32);
+                with.sort_unstable();
+                let ok = with.len() >= inst.k[r] as usize && extra.class_ok(&with);
+                ok.then(|| {
+                    let delta = class_cost(inst, criterion, &with)
+                        - class_cost(inst, criterion, &classes[c]);
+                    (delta, c, with)
+                })
+            })
+            .min_by_key(|(delta, c, _)| (*delta, *c))?;
+        label[r] = best.1;
+        classes[best.1] = best.2;
+    }
+    improve(inst, criterion, &mut classes, &mut label, extra, deadline);
+    let classes: Vec<Vec<usize>> = classes
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .map(|c| c.into_iter().map(|i| i as usize).collect())
+        .collect();
+    let p = Partition::from_classes(n, &classes).ok()?;
+    (p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())).then_some(p)
+}
+
+/// Relocation moves: a record leaves its class for a class of one of its nearest records when
+/// both classes stay valid and the total cost drops; passes until none improves.
+fn improve(
+    inst: &Instance,
+    criterion: Criterion,
+    classes: &mut [Vec<u32>],
+    label: &mut [usize],
+    extra: &ClassConstraints,
+    deadline: Option<Instant>,
+) {
+    let n = inst.n;
+    let near: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            let mut v: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+            v.sort_by_key(|&j| (inst.d(i, j), j));
+            v.truncate(NEAR);
+            v
+        })
+        .collect();
+    let kmax = |members: &[u32]| {
+        members
+            .iter()
+            .map(|&i| inst.k[i as usize] as usize)
+            .max()
+            .unwrap_or(0)
+    };
+    let mut cost: Vec<i64> = classes
+        .iter()
+        .map(|c| class_cost(inst, criterion, c))
+        .collect();
+    for _pass in 0..50 {
+        let mut improved = false;
+        for r in 0..n {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
+            let a = label[r];
+            let without: Vec<u32> = classes[a]
+                .iter()
+                .copied()
+                .filter(|&i| i as usize != r)
+                .collect();
+            if !without.is_empty() && (without.len() < kmax(&without) || !extra.class_ok(&without))
+            {
+                continue;
+            }
+            let cost_without = class_cost(inst, criterion, &without);
+            let mut targets: Vec<usize> = near[r].iter().map(|&j| label[j]).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            let mut best: Option<(i64, usize, Vec<u32>, i64)> = None;
+            for b in targets.into_iter().filter(|&b| b != a) {
+                let mut with = classes[b].clone();
+                with.push(r as u32);
+                with.sort_unstable();
+                if with.len() < kmax(&with) || !extra.class_ok(&with) {
+                    continue;
+                }
+                let cost_with = class_cost(inst, criterion, &with);
+                let delta = cost_without + cost_with - cost[a] - cost[b];
+                if delta < 0 && best.as_ref().is_none_or(|x| delta < x.0) {
+                    best = Some((delta, b, with, cost_with));
+                }
+            }
+            if let Some((_, b, with, cost_with)) = best {
+                classes[a] = without;
+                cost[a] = cost_without;
+                classes[b] = with;
+                cost[b] = cost_with;
+                label[r] = b;
+                improved = true;
+            }
+        }
+        if !improved {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brute_force::brute_force;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// Rounding any non-negative weighting of valid classes gives a k_i-anonymous partition
+        /// that costs at least the optimum.
+        #[test]
+        fn rounding_is_valid_and_never_below_the_optimum(
+            pts in proptest::collection::vec((0i64..30, 0i64..30), 4..=9),
+            ks in proptest::collection::vec(1u32..=3, 9),
+            weights in proptest::collection::vec(0.0f64..1.0, 12),
+            sizes in proptest::collection::vec(2usize..=4, 12),
+            starts in proptest::collection::vec(0usize..9, 12),
+        ) {
+            let n = pts.len();
+            let k: Vec<u32> = ks[..n].to_vec();
+            let inst = Instance::from_distance(1.0, k.clone(), |i, j| {
+                ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
+            })
+            .unwrap();
+            let criterion = Criterion::Dbil;
+            // Some valid classes (runs of consecutive records) as the LP's support.
+            let columns: Vec<Column> = sizes
+                .iter()
+                .zip(&starts)
+                .map(|(&s, &st)| {
+                    let mut m: Vec<u32> = (0..s).map(|o| ((st + o) % n) as u32).collect();
+                    m.sort_unstable();
+                    m.dedup();
+                    Column::new(&inst, criterion, m)
+                })
+                .filter(|c| {
+                    c.members.len()
+                        >= c.members.iter().map(|&i| inst.k[i as usize] as usize).max().unwrap()
+                })
+                .collect();
+            let weights = &weights[..columns.len()];
+            let extra = ClassConstraints::default();
+            if let Some(p) = round(&inst, criterion, &columns, weights, &extra, None) {
+                prop_assert!(p.violations(&inst.k).is_empty());
+                let cost = super::super::start::partition_cost(&inst, criterion, &p);
+                let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
+                prop_assert!(cost >= opt);
+            }
+        }
+    }
+
+    /// Rounding an integral LP solution (the greedy cover's classes at 1) returns a valid
+    /// partition no worse than it: the moves only lower the cost.
+    #[test]
+    fn rounding_an_integral_solution_keeps_or_improves_it() {
+        use super::super::start::{greedy_cover, partition_cost};
+        for seed in 0..20u64 {
+            let n = 30;
+            let pts: Vec<(i64, i64)> = (0..n)
+                .map(|i| {
+                    (
+                        (i as i64 * 7 + seed as i64 * 13) % 41,
+                        (i as i64 * 11 + seed as i64) % 37,
+                    )
+                })
+                .collect();
+            let k: Vec<u32> = (0..n).map(|i| 2 + ((i as u64 + seed) % 3) as u32).collect();
+            let inst = Instance::from_distance(1.0, k, |i, j| {
+                ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
+            })
+            .unwrap();
+            let criterion = Criterion::Dbil;
+            let g = greedy_cover(&inst);
+            let columns: Vec<Column> = g
+                .classes()
+                .into_iter()
+                .map(|c| Column::new(&inst, criterion, c.into_iter().map(|i| i as u32).collect()))
+                .collect();
+            let x = vec![1.0; columns.len()];
+            let p = round(
+                &inst,
+                criterion,
+                &columns,
+                &x,
+                &ClassConstraints::default(),
+                None,
+            )
+            .expect("an integral solution rounds");
+            assert!(p.violations(&inst.k).is_empty());
+            assert!(partition_cost(&inst, criterion, &p) <= partition_cost(&inst, criterion, &g));
+        }
+    }
+}
