@@ -90,8 +90,10 @@ fn improve(
     let near: Vec<Vec<usize>> = (0..n)
         .map(|i| {
             let mut v: Vec<usize> = (0..n).filter(|&j| j != i).collect();
-            v.sort_by_key(|&j| (inst.d(i, j), j));
-            v.truncate(NEAR);
+            if v.len() > NEAR {
+                v.select_nth_unstable_by_key(NEAR, |&j| (inst.d(i, j), j));
+                v.truncate(NEAR);
+            }
             v
         })
         .collect();

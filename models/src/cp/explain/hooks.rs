@@ -445,6 +445,7 @@ impl ConflictResolver for TracingResolver {
                 })
                 .collect()
         };
+        let vars = self.log.borrow().vars.clone();
         let mut answers = Vec::new();
         for (e, c, p, l) in wanted {
             let state = context.get_state();
@@ -457,7 +458,6 @@ impl ConflictResolver for TracingResolver {
             }
             // The trail entry that made `p` true: only its own predicate has the stored reason
             // (for an implied predicate pumpkin answers with the implying one).
-            let vars = self.log.borrow().vars.clone();
             let Some(entry) = trail_entry(context.get_state(), &vars, &self.initial, p) else {
                 continue;
             };
