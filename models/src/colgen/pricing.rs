@@ -325,7 +325,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 dfs.task_nodes = 0;
                 dfs.stopped = false;
                 if !ctx.abort.load(Ordering::Relaxed) {
-                    dfs.expand(&ctx, &root, &root_info, idx, 0.0, 0.0, 0, 0);
+                    dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
                 }
                 if let Some(local) = dfs.local.take() {
                     dfs.found.extend(local.heap.into_iter().map(|e| (e.0, e.1)));
@@ -366,6 +366,16 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         partial,
         nodes,
     }
+}
+
+/// The class being built at a search node: the sum of its members' duals, the cut penalties it
+/// pays, its aggregate distance (maximum for dbil, sum for wcsd) and its largest k.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prefix {
+    psum: f64,
+    cp: f64,
+    agg: i64,
+    kmax: u32,
 }
 
 /// One root task's columns, nodes, and whether its node budget stopped it.
@@ -410,24 +420,23 @@ impl Dfs {
             .map_or_else(|| ctx.threshold(), |l| l.threshold)
     }
 
-    /// Adds candidate `idx` of `list` to the prefix (dual sum `psum`, cut penalty `cp`,
-    /// aggregate `agg`, largest k `kmax`), records the class if it qualifies and recurses.
-    /// Returns false when no later candidate of `list` can lead anywhere (the caller may stop).
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the prefix state of one search node"
-    )]
+    /// Adds candidate `idx` of `list` to the prefix, records the class if it qualifies and
+    /// recurses. Returns false when no later candidate of `list` can lead anywhere (the caller
+    /// may stop).
     fn expand(
         &mut self,
         ctx: &Ctx,
         list: &[Cand],
         info: &ListInfo,
         idx: usize,
-        psum: f64,
-        cp: f64,
-        agg: i64,
-        kmax: u32,
+        prefix: Prefix,
     ) -> bool {
+        let Prefix {
+            psum,
+            cp,
+            agg,
+            kmax,
+        } = prefix;
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) {
             if let Some(d) = ctx.deadline {
@@ -588,12 +597,29 @@ impl Dfs {
                 let room = smax - p1;
                 if !child.is_empty()
                     && self.completable(ctx, &child)
-                    && completion_bound(ctx, &child, p1, psum1 - cp1, agg1, need, room, thr) <= thr
+                    && completion_bound(
+                        ctx,
+                        &child,
+                        &Completion {
+                            p1,
+                            net: psum1 - cp1,
+                            agg1,
+                            need,
+                            room,
+                        },
+                        thr,
+                    ) <= thr
                 {
                     let cinfo = ListInfo::new(ctx, &child);
+                    let next = Prefix {
+                        psum: psum1,
+                        cp: cp1,
+                        agg: agg1,
+                        kmax: kmax1,
+                    };
                     for t in 0..child.len() {
                         if ctx.abort.load(Ordering::Relaxed)
-                            || !self.expand(ctx, &child, &cinfo, t, psum1, cp1, agg1, kmax1)
+                            || !self.expand(ctx, &child, &cinfo, t, next)
                         {
                             break;
                         }
@@ -657,6 +683,16 @@ impl Dfs {
     }
 }
 
+/// A prefix to complete in [`completion_bound`]: its size `p1`, dual sum minus cut penalties
+/// `net` and aggregate `agg1`, and how many records it may still take (`need..=room`).
+struct Completion {
+    p1: usize,
+    net: f64,
+    agg1: i64,
+    need: usize,
+    room: usize,
+}
+
 /// Lower bound on the reduced cost of every column extending the prefix (size `p1`, dual sum
 /// minus cut penalties `net`, aggregate `agg1`) by `need..=room` of the candidates `child` (in
 /// decreasing dual order, aggregates already including the prefix), ignoring future cut
@@ -669,20 +705,14 @@ impl Dfs {
 ///   taking the `need` smallest terms and every negative one.
 ///
 /// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the prefix state of one search node"
-)]
-fn completion_bound(
-    ctx: &Ctx,
-    child: &[Cand],
-    p1: usize,
-    net: f64,
-    agg1: i64,
-    need: usize,
-    room: usize,
-    stop: f64,
-) -> f64 {
+fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f64) -> f64 {
+    let Completion {
+        p1,
+        net,
+        agg1,
+        need,
+        room,
+    } = *completion;
     if child.len() < need || room < need {
         return f64::INFINITY;
     }
