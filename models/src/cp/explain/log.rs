@@ -9,7 +9,7 @@ use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateType};
 use optik_propagators::pumpkin_core::proof::InferenceCode;
 use optik_propagators::pumpkin_core::variables::DomainId;
 
-use super::hooks::Snap;
+use super::domains::Snap;
 use super::trace::{Leaf, Lit, Op, Var};
 
 /// Shared handle (pumpkin runs single-threaded; propagators only need `Clone + 'static`).

@@ -16,6 +16,7 @@
 //! their explanations are recomputed afterwards by running the propagator alone on the domains
 //! it saw ([`replay`]), and marked as recomputed.
 
+mod domains;
 mod hooks;
 mod log;
 mod replay;
