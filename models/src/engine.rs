@@ -1,6 +1,6 @@
 //! The vocabulary every exact engine (CP, compact MIP, column generation) speaks: which engine,
 //! the status and result of a run, its improving solutions and counters, and why a run cannot
-//! start. The engines and [`crate::solve`] depend on this module; it depends on no engine.
+//! start. The engines and [`crate::solve()`] depend on this module; it depends on no engine.
 
 use crate::invalid_input::InvalidInput;
 use crate::{Criterion, Partition};

@@ -1,14 +1,16 @@
 //! Exact side of optik: the solver-facing instance (an integer distance matrix and the
 //! k_i of every record), the partition type every engine and heuristic returns, the
-//! clustering criteria evaluated on any distance, and the exact engines behind one [`solve`].
+//! clustering criteria evaluated on any distance, and the exact engines behind one [`solve()`].
 //!
-//! Layers, each depending only on those above it:
+//! Layers, each depending only on those above it (`scripts/module-cycles` checks there is no
+//! cycle):
 //! - data: [`invalid_input`], [`partition`], [`instance`], [`criteria`], [`constraints`],
 //!   [`export`];
 //! - the engine vocabulary: [`engine`] (engine, status, result, solution events, errors) and
 //!   [`root_lp`] (the set-partitioning LP shared by column generation and CP);
-//! - the engines: [`colgen`], [`cp`], [`mip`], and the reference [`brute_force`];
-//! - [`solve`](mod@solve): engine selection, warm starts and the rules between engines.
+//! - the engines: [`colgen`], [`cp`] (which runs column generation's root LP for its dual
+//!   bound), [`mip`], and the reference [`brute_force`];
+//! - [`mod@solve`]: engine selection, warm starts and the rules between engines.
 
 pub mod brute_force;
 pub mod colgen;

@@ -327,8 +327,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, En
     } else {
         None
     };
-    let brancher = make_brancher(&m, inst, opts.search, counters.clone());
-    let mut brancher = brancher;
+    let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
     let outcome = run_with(m, &mut brancher, &mut run, hint, &extra);
     run.count(&counters);
     Ok(run.finish(outcome))
