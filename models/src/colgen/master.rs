@@ -122,13 +122,22 @@ impl Master {
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
         let start = Instant::now();
         let mut model = self.model.take().expect("master model present");
-        model.set_option("time_limit", time_limit.unwrap_or(f64::INFINITY).max(0.01));
+        // HiGHS compares its limit with the run time accumulated over every solve of this model.
+        // SAFETY: the pointer is the live HiGHS instance owned by `model`.
+        let used = unsafe { highs_sys::Highs_getRunTime(model.as_ptr()) };
+        model.set_option(
+            "time_limit",
+            time_limit.map_or(f64::INFINITY, |t| used + t.max(0.01)),
+        );
         let solved = model.solve();
         let status = solved.status();
         let sol = solved.get_solution();
         let objective = solved.objective_value();
         self.model = Some(solved.into());
         if status != HighsModelStatus::Optimal {
+            if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                eprintln!("master LP: {status:?} after {:.2} s", start.elapsed().as_secs_f64());
+            }
             return None;
         }
         let n = self.cover.len();

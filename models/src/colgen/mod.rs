@@ -9,6 +9,7 @@ pub mod master;
 pub mod pricing;
 pub mod proof;
 pub mod rounding;
+mod stabilisation;
 pub mod start;
 
 use crate::engine::{
@@ -18,6 +19,7 @@ use crate::root_lp::{Duals, RootLp};
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
+use stabilisation::Smoothing;
 use pricing::{search, Mode, SearchOptions};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -385,6 +387,11 @@ fn column_generation(
     let per_round_cuts = (n / 4).max(10);
     let mut cut_rounds_without_gain = 0;
     let mut last_cut_bound = f64::NEG_INFINITY;
+    let mut smoothing = smoothing_alpha().map(|alpha| {
+        let m = start::record_bounds(inst, opts.criterion);
+        let bound = m.iter().sum::<f64>();
+        Smoothing::new(Duals { pi: m, cuts: Vec::new() }, bound, alpha)
+    });
     let (sol, min_rc): (LpSolution, f64) = loop {
         if run.out_of_time() {
             return Err("time limit during column generation");
@@ -406,44 +413,9 @@ fn column_generation(
             );
         }
         let t = Instant::now();
-        let mode = Mode::Best {
-            k: n.max(50),
-            threshold: -PRICE_EPS,
-        };
-        let mut found = search(
-            inst,
-            &sol.duals,
-            &SearchOptions {
-                node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
-                ..pricing(opts, run, mode)
-            },
-        );
-        // Most negative reduced cost of the round, read before the columns move to the master.
-        let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
-        let mut min_rc = most_negative(&found.columns);
-        let mut added = 0;
-        for (_, c) in std::mem::take(&mut found.columns) {
-            added += master.add_column(c) as usize;
-        }
-        if found.partial && added == 0 {
-            // Only columns the master already holds (round-off): price completely.
-            found = search(inst, &sol.duals, &pricing(opts, run, mode));
-            min_rc = most_negative(&found.columns);
-            for (_, c) in std::mem::take(&mut found.columns) {
-                added += master.add_column(c) as usize;
-            }
-        }
+        let round = price_round(inst, opts, run, master, &sol, smoothing.as_mut(), max_classes);
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-        if found.timed_out {
-            return Err("time limit during pricing");
-        }
-        // A complete round's most negative reduced cost gives a Lagrangian bound: every
-        // partition costs at least z + (number of classes)·min_rc.
-        if !found.partial {
-            let dual_value = sol.duals.value();
-            let lagrange = dual_value + max_classes * min_rc;
-            run.lower = run.lower.max(lagrange);
-        }
+        let (added, min_rc) = round?;
         if added > 0 {
             continue;
         }
@@ -477,6 +449,111 @@ fn column_generation(
     };
     run.stats.columns = master.columns.len();
     Ok((sol, min_rc))
+}
+
+/// Smoothing factor of the dual price smoothing (`OPTIK_COLGEN_ALPHA`, 0 turns it off).
+fn smoothing_alpha() -> Option<f64> {
+    let a = std::env::var("OPTIK_COLGEN_ALPHA")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.8);
+    (a > 0.0).then_some(a)
+}
+
+/// One pricing round: prices at the smoothed point (the master's duals when smoothing is off),
+/// adds the columns whose reduced cost at the master's duals is negative, and on a mispricing
+/// (none) moves the point toward the master's duals and prices again. Every complete pricing
+/// yields a Lagrangian bound (`run.lower`). Returns the number of columns added and, when none
+/// was, the most negative reduced cost of the complete pricing at the master's duals (the LP has
+/// converged).
+fn price_round(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+    sol: &LpSolution,
+    mut smoothing: Option<&mut Smoothing>,
+    max_classes: f64,
+) -> Result<(usize, f64), &'static str> {
+    let n = inst.n;
+    let mode = Mode::Best {
+        k: n.max(50),
+        threshold: -PRICE_EPS,
+    };
+    let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
+    let mut misprices = 0;
+    let mut improved = false;
+    loop {
+        let (point, alpha) = match smoothing.as_deref() {
+            Some(s) => s.point(&sol.duals, misprices),
+            None => (sol.duals.clone(), 0.0),
+        };
+        let mut found = search(
+            inst,
+            &point,
+            &SearchOptions {
+                node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
+                ..pricing(opts, run, mode)
+            },
+        );
+        if found.timed_out {
+            return Err("time limit during pricing");
+        }
+        // A complete pricing's most negative reduced cost gives a Lagrangian bound at the point
+        // priced: every partition costs at least value(point) + (number of classes)·min_rc.
+        let lagrange = |found: &pricing::Found| {
+            point.value() + max_classes * most_negative(&found.columns)
+        };
+        if !found.partial {
+            let l = lagrange(&found);
+            run.lower = run.lower.max(l);
+            if let Some(s) = smoothing.as_deref_mut() {
+                improved |= s.offer(&point, l);
+            }
+        }
+        let mut added = 0;
+        let mut min_rc = 0.0f64;
+        for (rc, c) in std::mem::take(&mut found.columns) {
+            let rc_out = if alpha == 0.0 {
+                rc
+            } else {
+                sol.duals.reduced_cost(&c.members, c.cost)
+            };
+            if rc_out < -PRICE_EPS {
+                min_rc = min_rc.min(rc_out);
+                added += master.add_column(c) as usize;
+            }
+        }
+        if added > 0 {
+            if let Some(s) = smoothing.as_deref_mut() {
+                s.adapt(misprices > 0, improved);
+            }
+            return Ok((added, min_rc));
+        }
+        if alpha > 0.0 {
+            misprices += 1;
+            continue;
+        }
+        if found.partial {
+            // Only columns the master already holds (round-off): price completely.
+            found = search(inst, &sol.duals, &pricing(opts, run, mode));
+            if found.timed_out {
+                return Err("time limit during pricing");
+            }
+            let l = lagrange(&found);
+            run.lower = run.lower.max(l);
+            min_rc = most_negative(&found.columns);
+            for (_, c) in std::mem::take(&mut found.columns) {
+                added += master.add_column(c) as usize;
+            }
+        } else {
+            min_rc = most_negative(&found.columns);
+        }
+        if let Some(s) = smoothing.as_deref_mut() {
+            s.adapt(misprices > 0, improved);
+        }
+        return Ok((added, min_rc));
+    }
 }
 
 /// Proof stage: enumerate every column that can belong to a solution better than the incumbent,
