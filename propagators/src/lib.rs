@@ -22,6 +22,9 @@ pub mod size_cap;
 pub mod split;
 pub mod wcsd;
 
+#[cfg(test)]
+mod test_support;
+
 pub use common::{min_k_diameters, DistMatrix, Snapshot};
 
 /// Re-export of the pumpkin crates this crate is written against, so that dependants use the
