@@ -12,17 +12,19 @@
 
 use pumpkin_core::predicates::Predicate;
 use pumpkin_core::proof::ConstraintTag;
-use pumpkin_core::propagation::PropagatorConstructor;
+use pumpkin_core::propagation::{PropagatorConstructor, PropagatorId};
 use pumpkin_core::state::{Conflict, CurrentNogood};
 use pumpkin_core::variables::DomainId;
 use pumpkin_core::TestSolver;
 
-use crate::common::DistMatrix;
+use crate::common::{DistMatrix, Snapshot};
 
 /// A [`TestSolver`] with the few calls these tests make.
 #[derive(Debug)]
 pub(crate) struct Harness {
     solver: TestSolver,
+    /// The propagator under test, once posted.
+    propagator: Option<PropagatorId>,
 }
 
 impl Harness {
@@ -33,7 +35,13 @@ impl Harness {
             .iter()
             .map(|d| solver.new_sparse_variable(d.to_vec()))
             .collect();
-        (Harness { solver }, vars)
+        (
+            Harness {
+                solver,
+                propagator: None,
+            },
+            vars,
+        )
     }
 
     /// A further variable with domain `lo..=hi` (an objective).
@@ -52,7 +60,28 @@ impl Harness {
         C: PropagatorConstructor,
         C::PropagatorImpl: 'static,
     {
-        self.solver.new_propagator(constructor).map(|_| ())
+        let id = self.solver.new_propagator(constructor)?;
+        self.propagator = Some(id);
+        Ok(())
+    }
+
+    /// Makes `predicate` true (as a search decision would), without propagating.
+    pub(crate) fn restrict(&mut self, predicate: Predicate) {
+        self.solver
+            .state
+            .post(predicate)
+            .expect("the restriction leaves the domain non-empty");
+    }
+
+    /// Runs the posted propagator once more (one pass, not to a fixed point).
+    pub(crate) fn propagate_once(&mut self) -> Result<(), Conflict> {
+        let id = self.propagator.expect("a propagator was posted");
+        self.solver.propagate(id)
+    }
+
+    /// The current domains of `vars` within `1..=cmax`.
+    pub(crate) fn snapshot(&mut self, vars: &[DomainId], cmax: i32) -> Snapshot {
+        Snapshot::from_domains(&self.solver.state.get_domains(), vars, cmax)
     }
 
     /// `(lower bound, upper bound)` of `x`.

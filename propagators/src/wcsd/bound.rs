@@ -137,3 +137,43 @@ pub fn evaluate(data: &WcsdData, s: &Snapshot, fixed: &[Option<i32>]) -> WcsdEva
     ev.lb2 = total;
     ev
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    fn data(points: &[i64], k: &[u32], cmax: i32) -> WcsdData {
+        WcsdData {
+            dist: line(points),
+            k: k.into(),
+            cmax,
+        }
+    }
+
+    #[test]
+    fn wcsd_bound_charges_each_record_the_nearest_records_its_class_still_needs() {
+        // Records at 0, 1, 10, 12 (k = 2); records 0 and 2 start classes 1 and 2. Record 0
+        // still needs one classmate: the nearest free record is 1 (distance 1); record 2's is
+        // record 3 (distance 2); records 1 and 3 pay their distance to the class they join.
+        let both: &[i32] = &[1, 2];
+        let (mut h, g) = Harness::new(&[&[1], both, &[2], both]);
+        let s = h.snapshot(&g, 2);
+        let d = data(&[0, 1, 10, 12], &[2; 4], 2);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert_eq!(ev.t, vec![1, 1, 2, 2]);
+        assert_eq!(ev.est(&d, 1, 2), 9);
+        assert_eq!(ev.est(&d, 3, 1), 12);
+        assert_eq!((ev.lb2, ev.lb()), (6, 3));
+    }
+
+    #[test]
+    fn wcsd_bound_of_a_class_short_of_free_records_is_infeasible() {
+        // Record 0 (k = 3) is in class 1 and needs two more records; only record 1 is free.
+        let (mut h, g) = Harness::new(&[&[1], &[1, 2], &[2]]);
+        let s = h.snapshot(&g, 2);
+        let d = data(&[0, 1, 10], &[3; 3], 2);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert!(ev.t[0] >= INFEASIBLE);
+    }
+}
