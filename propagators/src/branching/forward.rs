@@ -5,6 +5,7 @@
 /// Implements pumpkin's `Brancher` for a wrapper by forwarding every method that the invocation
 /// does not write out itself.
 ///
+/// The block reads like an `impl Brancher` block (`Brancher` being pumpkin's trait, imported).
 /// The wrapped brancher is named either by a field (`to inner;`) or, for an enum whose every
 /// variant holds one brancher, by its variants (`to match Choice::A, Choice::B;`). The methods
 /// written out (with their full signatures, as in an `impl Brancher` block) replace the
@@ -36,32 +37,32 @@
 macro_rules! forward_brancher {
     // Entry: each variant of an enum holds the wrapped brancher.
     (
-        impl $(<$($generic:ident: $bound:path),* $(,)?>)? Brancher for $ty:ty {
+        impl $(<$($generic:ident: $bound:path),* $(,)?>)? $brancher:ident for $ty:ty {
             to match $($variant:path),+ $(,)?;
             $($methods:tt)*
         }
     ) => {
         $crate::forward_brancher!(
-            @impl [$($($generic: $bound),*)?] [$ty] [match $($variant),+] $($methods)*
+            @impl [$($($generic: $bound),*)?] $brancher [$ty] [match $($variant),+] $($methods)*
         );
     };
     // Entry: a field holds the wrapped brancher.
     (
-        impl $(<$($generic:ident: $bound:path),* $(,)?>)? Brancher for $ty:ty {
+        impl $(<$($generic:ident: $bound:path),* $(,)?>)? $brancher:ident for $ty:ty {
             to $field:ident;
             $($methods:tt)*
         }
     ) => {
         $crate::forward_brancher!(
-            @impl [$($($generic: $bound),*)?] [$ty] [field $field] $($methods)*
+            @impl [$($($generic: $bound),*)?] $brancher [$ty] [field $field] $($methods)*
         );
     };
     // The impl block: the methods written out, then every other method forwarded.
     (
-        @impl [$($generics:tt)*] [$ty:ty] $to:tt
+        @impl [$($generics:tt)*] $brancher:ident [$ty:ty] $to:tt
         $(fn $name:ident ($($params:tt)*) $(-> $ret:ty)? $body:block)*
     ) => {
-        impl<$($generics)*> $crate::pumpkin_core::branching::Brancher for $ty {
+        impl<$($generics)*> $brancher for $ty {
             $(fn $name($($params)*) $(-> $ret)? $body)*
 
             $crate::forward_brancher!(@unless log_statistics [$($name)*] {
