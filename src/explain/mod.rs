@@ -114,7 +114,7 @@ pub fn run(a: &ExplainArgs) -> Result<()> {
             time_limit: None,
         },
     )
-    .map_err(input)?;
+    .map_err(|e| input(e.to_string()))?;
     let names = text::Names::new(&ds, a.show_values);
     let header = text::Header {
         input: a.input.input.display().to_string(),

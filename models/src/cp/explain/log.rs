@@ -9,7 +9,7 @@ use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateType};
 use optik_propagators::pumpkin_core::proof::InferenceCode;
 use optik_propagators::pumpkin_core::variables::DomainId;
 
-use super::hooks::Snap;
+use super::domains::Snap;
 use super::trace::{Leaf, Lit, Op, Var};
 
 /// Shared handle (pumpkin runs single-threaded; propagators only need `Clone + 'static`).
@@ -147,6 +147,34 @@ impl Log {
             conflicts: 0,
             restarts: 0,
         }))
+    }
+
+    /// Starts search call number `search + 1` under an objective `bound` (assumptions at
+    /// level `assumptions`): a fresh branch, no pending decision or restart.
+    pub fn begin_search(&mut self, bound: Option<Predicate>, assumptions: usize) {
+        self.pending_restart = false;
+        self.pending_decision = None;
+        self.close_above(0);
+        self.path.clear();
+        self.search += 1;
+        self.assumption_level = assumptions;
+        let index = self.search;
+        self.events.push(RawEvent::Search { index, bound });
+    }
+
+    /// Records a solution of objective `objective` found at the end of the current branch.
+    pub fn record_solution(&mut self, objective: i64, labels: Vec<i32>) {
+        if self.pending_decision.is_some() {
+            let level = self
+                .path
+                .last()
+                .and_then(|&x| self.nodes[x].level)
+                .unwrap_or(self.assumption_level)
+                + 1;
+            self.resolve_pending(level);
+        }
+        self.mark_leaf(Leaf::Solution(objective));
+        self.events.push(RawEvent::Solution { objective, labels });
     }
 
     /// Applies a restart noticed earlier; called before anything new is recorded.

@@ -17,7 +17,7 @@ use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructo
 use optik_propagators::pumpkin_core::state::{CurrentNogood, State};
 use optik_propagators::pumpkin_core::variables::DomainId;
 
-use super::hooks::{trail_entry, Snap};
+use super::domains::{trail_entry, Snap};
 use super::log::Why;
 
 /// Adds a fresh copy of one of the model's propagators to a state.

@@ -1,5 +1,4 @@
 //! Shared generators for the CP tests.
-#![allow(dead_code, reason = "each test target uses a subset")]
 
 use optik_models::Instance;
 use rand::{Rng, SeedableRng};
