@@ -11,14 +11,12 @@ use std::time::{Duration, Instant};
 use optik_propagators::branching::{BranchMode, ClusterBrancher, Counters, Counting};
 use optik_propagators::pumpkin_conflict_resolvers::resolvers::{AnalysisMode, ResolutionResolver};
 use optik_propagators::pumpkin_core::branching::branchers::autonomous_search::AutonomousSearch;
-use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
+use optik_propagators::pumpkin_core::branching::Brancher;
 use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
-use optik_propagators::pumpkin_core::results::SolutionReference;
 use optik_propagators::pumpkin_core::results::{
     ProblemSolution, SatisfactionResultUnderAssumptions,
 };
 use optik_propagators::pumpkin_core::termination::TimeBudget;
-use optik_propagators::pumpkin_core::variables::DomainId;
 use serde::{Deserialize, Serialize};
 
 use crate::criteria::objective_of;
@@ -581,36 +579,9 @@ impl std::fmt::Debug for AnyBrancher {
     }
 }
 
-impl Brancher for AnyBrancher {
-    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
-        delegate!(self, b => b.next_decision(context))
-    }
-    fn on_conflict(&mut self) {
-        delegate!(self, b => b.on_conflict())
-    }
-    fn on_backtrack(&mut self) {
-        delegate!(self, b => b.on_backtrack())
-    }
-    fn on_solution(&mut self, solution: SolutionReference) {
-        delegate!(self, b => b.on_solution(solution))
-    }
-    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
-        delegate!(self, b => b.on_unassign_integer(variable, value))
-    }
-    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
-        delegate!(self, b => b.on_appearance_in_conflict_predicate(predicate))
-    }
-    fn on_restart(&mut self) {
-        delegate!(self, b => b.on_restart())
-    }
-    fn synchronise(&mut self, context: &mut SelectionContext) {
-        delegate!(self, b => b.synchronise(context))
-    }
-    fn is_restart_pointless(&mut self) -> bool {
-        delegate!(self, b => b.is_restart_pointless())
-    }
-    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
-        delegate!(self, b => b.subscribe_to_events())
+optik_propagators::forward_brancher! {
+    impl Brancher for AnyBrancher {
+        to match AnyBrancher::Cluster, AnyBrancher::Autonomous;
     }
 }
 

@@ -499,4 +499,12 @@ mod tests {
         assert_eq!(d.class_rc(&[0], &[2]), 5.0);
         assert_eq!(d.class_rc(&[0], &[]), f64::INFINITY);
     }
+
+    #[test]
+    fn dual_bound_rounds_up_after_the_tolerance() {
+        let d = data(SumCriterion::Dbil, 0, 3);
+        assert_eq!(d.ceil(25.0 + 1e-7), 25);
+        assert_eq!(d.ceil(25.1), 26);
+        assert_eq!(d.ceil(f64::INFINITY), i64::MAX / 4);
+    }
 }

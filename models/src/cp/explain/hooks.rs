@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use optik_propagators::pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
-use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
+use optik_propagators::pumpkin_core::branching::{Brancher, SelectionContext};
 use optik_propagators::pumpkin_core::conflict_resolving::{
     ConflictAnalysisContext, ConflictResolver,
 };
@@ -17,7 +17,6 @@ use optik_propagators::pumpkin_core::propagation::{
     OpaqueDomainEvent, PredicateId, Priority, PropagationContext, Propagator,
     PropagatorConstructor, PropagatorConstructorContext, PropagatorSpec,
 };
-use optik_propagators::pumpkin_core::results::SolutionReference;
 use optik_propagators::pumpkin_core::state::{Conflict, CurrentNogood, PropagationStatusCP, State};
 use optik_propagators::pumpkin_core::statistics::StatisticLogger;
 use optik_propagators::pumpkin_core::termination::TerminationCondition;
@@ -276,46 +275,27 @@ impl std::fmt::Debug for super::log::Log {
     }
 }
 
-impl Brancher for Tracer {
-    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
-        let d = self.inner.next_decision(context);
-        if let Some(p) = d {
-            self.log.borrow_mut().decision(p);
-        }
-        d
-    }
-    fn on_conflict(&mut self) {
-        self.inner.on_conflict()
-    }
-    fn on_backtrack(&mut self) {
-        {
-            let mut log = self.log.borrow_mut();
-            if !log.in_resolver {
-                log.pending_restart = true;
+optik_propagators::forward_brancher! {
+    impl Brancher for Tracer {
+        to inner;
+
+        fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
+            let d = self.inner.next_decision(context);
+            if let Some(p) = d {
+                self.log.borrow_mut().decision(p);
             }
+            d
         }
-        self.inner.on_backtrack()
-    }
-    fn on_solution(&mut self, solution: SolutionReference) {
-        self.inner.on_solution(solution)
-    }
-    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
-        self.inner.on_unassign_integer(variable, value)
-    }
-    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
-        self.inner.on_appearance_in_conflict_predicate(predicate)
-    }
-    fn on_restart(&mut self) {
-        self.inner.on_restart()
-    }
-    fn synchronise(&mut self, context: &mut SelectionContext) {
-        self.inner.synchronise(context)
-    }
-    fn is_restart_pointless(&mut self) -> bool {
-        self.inner.is_restart_pointless()
-    }
-    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
-        self.inner.subscribe_to_events()
+
+        fn on_backtrack(&mut self) {
+            {
+                let mut log = self.log.borrow_mut();
+                if !log.in_resolver {
+                    log.pending_restart = true;
+                }
+            }
+            self.inner.on_backtrack()
+        }
     }
 }
 
