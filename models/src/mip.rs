@@ -299,9 +299,7 @@ pub fn solve_mip(
             return Ok(result);
         }
     };
-    result.stats.nodes = solved
-        .int_info_value(c"mip_node_count")
-        .map_or(0, |v| v.max(0) as u64);
+    result.stats.nodes = crate::highs_info::mip_node_count(&solved);
     let proven = match solved.status() {
         HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
             result.status = Status::Infeasible;

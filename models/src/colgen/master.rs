@@ -20,8 +20,10 @@ pub struct Master {
     /// Subset-row cuts (triples of records), in the order they were added.
     pub cuts: Vec<[u32; 3]>,
     seen: HashSet<Vec<u32>>,
-    /// Artificial singleton columns (HiGHS columns before every real one), not in `columns`.
-    artificial: usize,
+    /// Artificial singleton columns, one per record once added (not in `columns`).
+    artificial: Vec<Col>,
+    /// Columns currently held at 0 (a branch-and-price node excludes them).
+    disabled: Vec<bool>,
 }
 
 /// Solution of one master LP solve.
@@ -33,6 +35,9 @@ pub struct LpSolution {
     pub duals: Duals,
     /// Value of every column, in `Master::columns` order.
     pub x: Vec<f64>,
+    /// True when an artificial column has a positive value (no partition of the allowed
+    /// columns covers every record at this LP's cost).
+    pub artificial: bool,
     /// Seconds spent in HiGHS.
     pub seconds: f64,
 }
@@ -62,20 +67,55 @@ impl Master {
             columns: Vec::new(),
             cuts: Vec::new(),
             seen: HashSet::new(),
-            artificial: 0,
+            artificial: Vec::new(),
+            disabled: Vec::new(),
         }
     }
 
     /// Adds one artificial singleton column per record at `cost` (more than any partition
-    /// costs), so the LP is feasible before any partition is known. Must precede every real
-    /// column; artificial columns never enter `columns`, cuts or the proof MIP.
+    /// costs), so the LP stays feasible before any partition is known or when branching
+    /// decisions exclude every column covering a record. Artificial columns never enter
+    /// `columns`, cuts or the proof MIP. Does nothing when they exist.
     pub fn add_artificials(&mut self, cost: f64) {
-        assert!(self.cols.is_empty(), "artificial columns come first");
+        if !self.artificial.is_empty() {
+            return;
+        }
         for i in 0..self.cover.len() {
             let row = self.cover[i];
-            self.model().add_col(cost, 0.0.., [(row, 1.0)]);
-            self.artificial += 1;
+            let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
+            self.artificial.push(c);
         }
+    }
+
+    /// True when an artificial column has a positive value in `x_all` (HiGHS column values).
+    fn uses_artificials(&self, x_all: &[f64]) -> bool {
+        self.artificial.iter().any(|c| x_all[c.index()] > 1e-9)
+    }
+
+    /// Holds every column for which `allowed` is false at 0 and frees the others (branching
+    /// decisions of a node); only changed bounds are sent to HiGHS.
+    pub fn restrict(&mut self, allowed: impl Fn(&Column) -> bool) {
+        let mut changes = Vec::new();
+        for (c, col) in self.columns.iter().enumerate() {
+            let off = !allowed(col);
+            if off != self.disabled[c] {
+                changes.push((c, off));
+            }
+        }
+        for (c, off) in changes {
+            self.disabled[c] = off;
+            let col = self.cols[c];
+            if off {
+                self.model().change_column_bounds(col, 0.0..=0.0);
+            } else {
+                self.model().change_column_bounds(col, 0.0..);
+            }
+        }
+    }
+
+    /// True when column `c` is held at 0 by the current node.
+    pub fn is_disabled(&self, c: usize) -> bool {
+        self.disabled[c]
     }
 
     fn model(&mut self) -> &mut Model {
@@ -101,6 +141,7 @@ impl Master {
         let c = self.model().add_col(cost, 0.0.., entries);
         self.cols.push(c);
         self.columns.push(col);
+        self.disabled.push(false);
         true
     }
 
@@ -136,7 +177,10 @@ impl Master {
         self.model = Some(solved.into());
         if status != HighsModelStatus::Optimal {
             if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-                eprintln!("master LP: {status:?} after {:.2} s", start.elapsed().as_secs_f64());
+                eprintln!(
+                    "master LP: {status:?} after {:.2} s",
+                    start.elapsed().as_secs_f64()
+                );
             }
             return None;
         }
@@ -149,10 +193,12 @@ impl Master {
             .zip(&rows[n..])
             .map(|(&t, &sigma)| (t, (-sigma).max(0.0)))
             .collect();
+        let x_all = sol.columns();
         Some(LpSolution {
             objective,
             duals: Duals { pi, cuts },
-            x: sol.columns()[self.artificial..].to_vec(),
+            x: self.cols.iter().map(|c| x_all[c.index()]).collect(),
+            artificial: self.uses_artificials(x_all),
             seconds: start.elapsed().as_secs_f64(),
         })
     }

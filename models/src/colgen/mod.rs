@@ -3,6 +3,7 @@
 //! proof by enumerating every class whose reduced cost leaves room for a better solution and
 //! solving the set-partitioning MIP over them.
 
+mod branch;
 pub mod column;
 pub mod cuts;
 pub mod master;
@@ -19,8 +20,8 @@ use crate::root_lp::{Duals, RootLp};
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
+use pricing::{search, Mode, Pairs, SearchOptions};
 use stabilisation::Smoothing;
-use pricing::{search, Mode, SearchOptions};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,53 @@ pub struct ColgenOptions {
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,
+    /// Weight α of the stability centre in dual price smoothing (0 turns smoothing off).
+    /// Default 0.8, or `OPTIK_COLGEN_ALPHA` (an ablation knob).
+    pub smoothing: f64,
+    /// How optimality is proven after the root LP. Default [`Proof::Auto`], or
+    /// `OPTIK_COLGEN_PROOF` = `auto` | `enum` | `tree` (an ablation knob).
+    pub proof: Proof,
+}
+
+/// How column generation proves optimality once the root LP has converged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Enumeration when the gap after the root is small (≤ 0.5%), branch-and-price otherwise.
+    Auto,
+    /// Enumerate every column whose reduced cost leaves room for a better partition and solve
+    /// the set-partitioning MIP over them.
+    Enumeration,
+    /// Branch-and-price with Ryan–Foster branching.
+    Tree,
+}
+
+impl Proof {
+    /// The method for the gap between the root LP value `z` and the incumbent `ub`.
+    fn tree(self, z: f64, ub: i64) -> bool {
+        match self {
+            Proof::Tree => true,
+            Proof::Enumeration => false,
+            Proof::Auto => (ub as f64 - z) > 0.005 * z.abs().max(1.0),
+        }
+    }
+
+    /// `OPTIK_COLGEN_PROOF`, else `Auto`.
+    fn from_env() -> Self {
+        match std::env::var("OPTIK_COLGEN_PROOF").as_deref() {
+            Ok("tree") => Proof::Tree,
+            Ok("enum") => Proof::Enumeration,
+            _ => Proof::Auto,
+        }
+    }
+}
+
+/// `OPTIK_COLGEN_ALPHA`, else 0.8 (measured on Adult k = 5: docs/exact.md's ablation).
+fn smoothing_from_env() -> f64 {
+    std::env::var("OPTIK_COLGEN_ALPHA")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|a| a.is_finite())
+        .unwrap_or(0.8)
 }
 
 impl Default for ColgenOptions {
@@ -53,6 +101,8 @@ impl Default for ColgenOptions {
             cuts: true,
             on_solution: None,
             constraints: ClassConstraints::default(),
+            smoothing: smoothing_from_env(),
+            proof: Proof::from_env(),
         }
     }
 }
@@ -65,6 +115,8 @@ impl std::fmt::Debug for ColgenOptions {
             .field("warm_start", &self.warm_start.len())
             .field("column_budget", &self.column_budget)
             .field("cuts", &self.cuts)
+            .field("smoothing", &self.smoothing)
+            .field("proof", &self.proof)
             .field("constraints", &!self.constraints.is_empty())
             .finish_non_exhaustive()
     }
@@ -235,7 +287,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
     };
     Ok(
         match column_generation(inst, &opts, &mut run, &mut master) {
-            Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &master, &sol, min_rc),
+            Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &mut master, &sol, min_rc),
             Err(note) => {
                 run.stats.columns = master.columns.len();
                 run.finish(Status::Feasible, Some(note.to_string()))
@@ -274,6 +326,7 @@ fn pricing<'a>(opts: &'a ColgenOptions, run: &Run, mode: Mode) -> SearchOptions<
         deadline: run.deadline,
         constraints: &opts.constraints,
         node_budget: None,
+        branching: None,
     }
 }
 
@@ -387,10 +440,18 @@ fn column_generation(
     let per_round_cuts = (n / 4).max(10);
     let mut cut_rounds_without_gain = 0;
     let mut last_cut_bound = f64::NEG_INFINITY;
-    let mut smoothing = smoothing_alpha().map(|alpha| {
+    let mut smoothing = (opts.smoothing > 0.0).then(|| {
+        let alpha = opts.smoothing;
         let m = start::record_bounds(inst, opts.criterion);
         let bound = m.iter().sum::<f64>();
-        Smoothing::new(Duals { pi: m, cuts: Vec::new() }, bound, alpha)
+        Smoothing::new(
+            Duals {
+                pi: m,
+                cuts: Vec::new(),
+            },
+            bound,
+            alpha,
+        )
     });
     let (sol, min_rc): (LpSolution, f64) = loop {
         if run.out_of_time() {
@@ -413,9 +474,25 @@ fn column_generation(
             );
         }
         let t = Instant::now();
-        let round = price_round(inst, opts, run, master, &sol, smoothing.as_mut(), max_classes);
+        let round = price_round(
+            inst,
+            opts,
+            run,
+            master,
+            &sol,
+            smoothing.as_mut(),
+            None,
+            max_classes,
+        );
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-        let (added, min_rc) = round?;
+        let Round {
+            added,
+            min_rc,
+            lagrange,
+        } = round?;
+        if let Some(l) = lagrange {
+            run.lower = run.lower.max(l);
+        }
         if added > 0 {
             continue;
         }
@@ -451,30 +528,33 @@ fn column_generation(
     Ok((sol, min_rc))
 }
 
-/// Smoothing factor of the dual price smoothing (`OPTIK_COLGEN_ALPHA`, 0 turns it off).
-fn smoothing_alpha() -> Option<f64> {
-    let a = std::env::var("OPTIK_COLGEN_ALPHA")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(0.8);
-    (a > 0.0).then_some(a)
+/// What one pricing round did.
+struct Round {
+    /// Columns added to the master.
+    added: usize,
+    /// When none was added: the most negative reduced cost of the complete pricing at the
+    /// master's duals (≥ −PRICE_EPS: the LP has converged).
+    min_rc: f64,
+    /// The best Lagrangian bound of the round's complete pricings, for the problem the round
+    /// priced (the whole instance at the root, a node's subproblem in the tree).
+    lagrange: Option<f64>,
 }
 
 /// One pricing round: prices at the smoothed point (the master's duals when smoothing is off),
 /// adds the columns whose reduced cost at the master's duals is negative, and on a mispricing
 /// (none) moves the point toward the master's duals and prices again. Every complete pricing
-/// yields a Lagrangian bound (`run.lower`). Returns the number of columns added and, when none
-/// was, the most negative reduced cost of the complete pricing at the master's duals (the LP has
-/// converged).
+/// yields a Lagrangian bound. `branching` restricts the columns to a branch-and-price node's.
+#[allow(clippy::too_many_arguments, reason = "one round's context")]
 fn price_round(
     inst: &Instance,
     opts: &ColgenOptions,
-    run: &mut Run,
+    run: &Run,
     master: &mut Master,
     sol: &LpSolution,
     mut smoothing: Option<&mut Smoothing>,
+    branching: Option<&Pairs>,
     max_classes: f64,
-) -> Result<(usize, f64), &'static str> {
+) -> Result<Round, &'static str> {
     let n = inst.n;
     let mode = Mode::Best {
         k: n.max(50),
@@ -483,6 +563,10 @@ fn price_round(
     let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
     let mut misprices = 0;
     let mut improved = false;
+    let mut best_lagrange: Option<f64> = None;
+    let mut note_bound = |l: f64| {
+        best_lagrange = Some(best_lagrange.map_or(l, |b: f64| b.max(l)));
+    };
     loop {
         let (point, alpha) = match smoothing.as_deref() {
             Some(s) => s.point(&sol.duals, misprices),
@@ -493,6 +577,7 @@ fn price_round(
             &point,
             &SearchOptions {
                 node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
+                branching,
                 ..pricing(opts, run, mode)
             },
         );
@@ -501,18 +586,17 @@ fn price_round(
         }
         // A complete pricing's most negative reduced cost gives a Lagrangian bound at the point
         // priced: every partition costs at least value(point) + (number of classes)·min_rc.
-        let lagrange = |found: &pricing::Found| {
-            point.value() + max_classes * most_negative(&found.columns)
+        let lagrange = |found: &pricing::Found, at: &Duals| {
+            at.value() + max_classes * most_negative(&found.columns)
         };
         if !found.partial {
-            let l = lagrange(&found);
-            run.lower = run.lower.max(l);
+            let l = lagrange(&found, &point);
+            note_bound(l);
             if let Some(s) = smoothing.as_deref_mut() {
                 improved |= s.offer(&point, l);
             }
         }
         let mut added = 0;
-        let mut min_rc = 0.0f64;
         for (rc, c) in std::mem::take(&mut found.columns) {
             let rc_out = if alpha == 0.0 {
                 rc
@@ -520,7 +604,6 @@ fn price_round(
                 sol.duals.reduced_cost(&c.members, c.cost)
             };
             if rc_out < -PRICE_EPS {
-                min_rc = min_rc.min(rc_out);
                 added += master.add_column(c) as usize;
             }
         }
@@ -528,20 +611,31 @@ fn price_round(
             if let Some(s) = smoothing.as_deref_mut() {
                 s.adapt(misprices > 0, improved);
             }
-            return Ok((added, min_rc));
+            return Ok(Round {
+                added,
+                min_rc: 0.0,
+                lagrange: best_lagrange,
+            });
         }
         if alpha > 0.0 {
             misprices += 1;
             continue;
         }
+        let min_rc;
         if found.partial {
             // Only columns the master already holds (round-off): price completely.
-            found = search(inst, &sol.duals, &pricing(opts, run, mode));
+            found = search(
+                inst,
+                &sol.duals,
+                &SearchOptions {
+                    branching,
+                    ..pricing(opts, run, mode)
+                },
+            );
             if found.timed_out {
                 return Err("time limit during pricing");
             }
-            let l = lagrange(&found);
-            run.lower = run.lower.max(l);
+            note_bound(lagrange(&found, &sol.duals));
             min_rc = most_negative(&found.columns);
             for (_, c) in std::mem::take(&mut found.columns) {
                 added += master.add_column(c) as usize;
@@ -552,7 +646,11 @@ fn price_round(
         if let Some(s) = smoothing.as_deref_mut() {
             s.adapt(misprices > 0, improved);
         }
-        return Ok((added, min_rc));
+        return Ok(Round {
+            added,
+            min_rc,
+            lagrange: best_lagrange,
+        });
     }
 }
 
@@ -563,7 +661,7 @@ fn prove(
     criterion: Criterion,
     opts: &ColgenOptions,
     mut run: Run,
-    master: &Master,
+    master: &mut Master,
     sol: &LpSolution,
     min_rc: f64,
 ) -> EngineResult {
@@ -573,6 +671,17 @@ fn prove(
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
     lp_rounding(inst, opts, &mut run, master, sol);
     primal_step(inst, criterion, &mut run, master, sol);
+    if opts.proof.tree(z, run.ub()) {
+        let (end, tree) = branch::branch_and_price(inst, opts, &mut run, master, sol.objective);
+        run.stats.tree_nodes += tree.nodes;
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!("tree: {tree:?}");
+        }
+        return match end {
+            branch::TreeEnd::Proven => run.finish(Status::Optimal, None),
+            branch::TreeEnd::Stopped(why) => run.finish(Status::Feasible, Some(why.into())),
+        };
+    }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
         let target = run.ub_or_cap() as f64 - 1.0 - z + slack;

@@ -35,11 +35,6 @@ impl Smoothing {
         }
     }
 
-    /// The current α.
-    pub(crate) fn alpha(&self) -> f64 {
-        self.alpha
-    }
-
     /// The pricing point after `misprices` mispricings in this round: α_k = max(0, 1 − k(1 − α))
     /// (Pessoa et al.'s schedule, which reaches the master's duals after finitely many
     /// mispricings), together with the α_k used.
@@ -94,11 +89,6 @@ impl Smoothing {
             self.alpha = (self.alpha + 0.1 * (1.0 - self.alpha)).min(ALPHA_MAX);
         }
     }
-
-    /// Bound at the centre.
-    pub(crate) fn bound(&self) -> f64 {
-        self.centre_bound
-    }
 }
 
 #[cfg(test)]
@@ -134,9 +124,9 @@ mod tests {
     fn centre_moves_only_on_a_better_bound() {
         let mut s = Smoothing::new(duals(&[1.0]), 5.0, 0.5);
         assert!(!s.offer(&duals(&[2.0]), 4.0));
-        assert_eq!(s.bound(), 5.0);
+        assert_eq!(s.centre_bound, 5.0);
         assert!(s.offer(&duals(&[3.0]), 6.0));
-        assert_eq!(s.bound(), 6.0);
+        assert_eq!(s.centre_bound, 6.0);
         let (p, _) = s.point(&duals(&[3.0]), 0);
         assert!((p.pi[0] - 3.0).abs() < 1e-12);
     }
