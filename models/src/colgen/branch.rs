@@ -229,6 +229,7 @@ fn node_lp(
             return Ok(NodeLp::Pruned);
         }
         if added > 0 {
+            super::age_pool(master, &sol, inst.n);
             continue;
         }
         // Converged: subset-row cuts are valid for every partition, so a node may add the ones

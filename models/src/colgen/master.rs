@@ -24,6 +24,8 @@ pub struct Master {
     artificial: Vec<Col>,
     /// Columns currently held at 0 (a branch-and-price node excludes them).
     disabled: Vec<bool>,
+    /// Cost of the artificial columns, once added.
+    artificial_cost: Option<f64>,
 }
 
 /// Solution of one master LP solve.
@@ -52,10 +54,7 @@ fn hits(col: &Column, t: &[u32; 3]) -> usize {
 impl Master {
     /// An empty master over `n` records.
     pub fn new(n: usize) -> Self {
-        let mut model = RowProblem::default().optimise(Sense::Minimise);
-        model.make_quiet();
-        model.set_option("presolve", "off");
-        model.set_option("solver", "simplex");
+        let mut model = Self::empty_model();
         let cover = (0..n)
             .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
             .collect();
@@ -69,6 +68,51 @@ impl Master {
             seen: HashSet::new(),
             artificial: Vec::new(),
             disabled: Vec::new(),
+            artificial_cost: None,
+        }
+    }
+
+    /// A HiGHS model with the master's options and no rows.
+    fn empty_model() -> Model {
+        let mut model = RowProblem::default().optimise(Sense::Minimise);
+        model.make_quiet();
+        model.set_option("presolve", "off");
+        model.set_option("solver", "simplex");
+        model
+    }
+
+    /// Rebuilds the master with only the columns `keep` selects (cover rows, cut rows and
+    /// artificial columns stay): the LP's pivots cost time in proportion to its columns, and a
+    /// pool that only grows makes every re-solve slower and memory unbounded. Dropped columns
+    /// may come back through pricing. The next solve starts without a basis.
+    pub fn compact(&mut self, keep: impl Fn(usize) -> bool) {
+        let n = self.cover.len();
+        let artificial_cost = self.artificial_cost;
+        let old_columns = std::mem::take(&mut self.columns);
+        let old_disabled = std::mem::take(&mut self.disabled);
+        let cuts = std::mem::take(&mut self.cuts);
+        let mut model = Self::empty_model();
+        self.cover = (0..n)
+            .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
+            .collect();
+        self.model = Some(model);
+        self.cut_rows.clear();
+        self.cols.clear();
+        self.seen.clear();
+        self.artificial.clear();
+        if let Some(cost) = artificial_cost {
+            self.add_artificials(cost);
+        }
+        for t in cuts {
+            self.add_cut(t);
+        }
+        for (c, (col, off)) in old_columns.into_iter().zip(old_disabled).enumerate() {
+            if keep(c) && self.add_column(col) && off {
+                let last = self.columns.len() - 1;
+                self.disabled[last] = true;
+                let hc = self.cols[last];
+                self.model().change_column_bounds(hc, 0.0..=0.0);
+            }
         }
     }
 
@@ -80,6 +124,7 @@ impl Master {
         if !self.artificial.is_empty() {
             return;
         }
+        self.artificial_cost = Some(cost);
         for i in 0..self.cover.len() {
             let row = self.cover[i];
             let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
@@ -172,6 +217,14 @@ impl Master {
         );
         let solved = model.solve();
         let status = solved.status();
+        if std::env::var_os("OPTIK_MASTER_TRACE").is_some() {
+            eprintln!(
+                "master: {} columns, {} iterations, {:.3} s",
+                self.columns.len(),
+                solved.simplex_iteration_count(),
+                start.elapsed().as_secs_f64()
+            );
+        }
         let sol = solved.get_solution();
         let objective = solved.objective_value();
         self.model = Some(solved.into());

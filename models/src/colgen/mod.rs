@@ -97,7 +97,7 @@ impl Default for ColgenOptions {
             criterion: Criterion::Dbil,
             time_limit: None,
             warm_start: Vec::new(),
-            column_budget: 5_000_000,
+            column_budget: 2_000_000,
             cuts: true,
             on_solution: None,
             constraints: ClassConstraints::default(),
@@ -494,6 +494,8 @@ fn column_generation(
             run.lower = run.lower.max(l);
         }
         if added > 0 {
+            // Another LP solve follows: the pool may shrink now (the solution's indices die).
+            age_pool(master, &sol, n);
             continue;
         }
         // Converged: the LP bound is exact (up to PRICE_EPS per class).
@@ -528,6 +530,39 @@ fn column_generation(
     Ok((sol, min_rc))
 }
 
+/// Largest column pool, per record, before the master drops columns.
+const POOL_PER_RECORD: usize = 30;
+
+/// Columns per record a compaction keeps (those of least reduced cost, besides every column
+/// with a positive LP value and every column priced since the LP solve).
+const KEPT_PER_RECORD: usize = 15;
+
+/// Bounds the master's column pool: past `POOL_PER_RECORD·n` columns, rebuilds it with the
+/// columns of positive value in `sol`, the `KEPT_PER_RECORD·n` of least reduced cost at its duals,
+/// and the columns added after it was solved. Keeps LP re-solves fast and memory bounded; the
+/// dropped columns can come back through pricing.
+fn age_pool(master: &mut Master, sol: &LpSolution, n: usize) {
+    if master.columns.len() <= POOL_PER_RECORD * n {
+        return;
+    }
+    let seen = sol.x.len();
+    let mut by_rc: Vec<(f64, usize)> = (0..seen)
+        .map(|c| {
+            let col = &master.columns[c];
+            (sol.duals.reduced_cost(&col.members, col.cost), c)
+        })
+        .collect();
+    by_rc.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut keep = vec![false; seen];
+    for &(_, c) in by_rc.iter().take(KEPT_PER_RECORD * n) {
+        keep[c] = true;
+    }
+    for (c, &v) in sol.x.iter().enumerate() {
+        keep[c] |= v > 1e-9;
+    }
+    master.compact(|c| c >= seen || keep[c]);
+}
+
 /// What one pricing round did.
 struct Round {
     /// Columns added to the master.
@@ -556,8 +591,12 @@ fn price_round(
     max_classes: f64,
 ) -> Result<Round, &'static str> {
     let n = inst.n;
+    let per_round = std::env::var("OPTIK_PRICE_K")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or(n.max(50), |f| ((f * n as f64) as usize).max(50));
     let mode = Mode::Best {
-        k: n.max(50),
+        k: per_round,
         threshold: -PRICE_EPS,
     };
     let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
@@ -672,15 +711,7 @@ fn prove(
     lp_rounding(inst, opts, &mut run, master, sol);
     primal_step(inst, criterion, &mut run, master, sol);
     if opts.proof.tree(z, run.ub()) {
-        let (end, tree) = branch::branch_and_price(inst, opts, &mut run, master, sol.objective);
-        run.stats.tree_nodes += tree.nodes;
-        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-            eprintln!("tree: {tree:?}");
-        }
-        return match end {
-            branch::TreeEnd::Proven => run.finish(Status::Optimal, None),
-            branch::TreeEnd::Stopped(why) => run.finish(Status::Feasible, Some(why.into())),
-        };
+        return prove_by_tree(inst, opts, run, master, sol);
     }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
@@ -740,11 +771,16 @@ fn prove(
                 }
                 if found.over_budget {
                     run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-                    let note = format!(
-                        "column budget {} exceeded at reduced-cost threshold {th:.1}",
-                        opts.column_budget
-                    );
-                    return run.finish(Status::Feasible, Some(note));
+                    if opts.proof == Proof::Enumeration {
+                        let note = format!(
+                            "column budget {} exceeded at reduced-cost threshold {th:.1}",
+                            opts.column_budget
+                        );
+                        return run.finish(Status::Feasible, Some(note));
+                    }
+                    // Too many columns below the gap: branching needs none of them.
+                    drop(found);
+                    return prove_by_tree(inst, opts, run, master, sol);
                 }
                 (found.columns, th)
             }
@@ -767,6 +803,25 @@ fn prove(
             .max(z + complete_to - slack)
             .min(run.ub_or_cap() as f64);
         theta = Some(complete_to.max(1e-3));
+    }
+}
+
+/// Proof by branch-and-price from the converged root LP `sol`.
+fn prove_by_tree(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    mut run: Run,
+    master: &mut Master,
+    sol: &LpSolution,
+) -> EngineResult {
+    let (end, tree) = branch::branch_and_price(inst, opts, &mut run, master, sol.objective);
+    run.stats.tree_nodes += tree.nodes;
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!("tree: {tree:?}");
+    }
+    match end {
+        branch::TreeEnd::Proven => run.finish(Status::Optimal, None),
+        branch::TreeEnd::Stopped(why) => run.finish(Status::Feasible, Some(why.into())),
     }
 }
 
