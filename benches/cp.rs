@@ -8,10 +8,10 @@
 //! with that bound and the LP-rounded partition as the start, side by side).
 //! Runs one at a time: timings are wall-clock on the whole machine.
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::exact::{solve, ExactOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
+use optik::partition::exact::{solve, ExactOptions};
 use optik_models::cp::Search;
 use optik_models::Criterion;
 use std::time::{Duration, Instant};
@@ -79,14 +79,14 @@ fn main() {
                         &ds,
                         &dist,
                         &ExactOptions {
-                            engine: optik::exact::Engine::Cp,
+                            engine: optik::partition::exact::Engine::Cp,
                             criterion,
                             time_limit: Some(Duration::from_secs_f64(limit)),
                             size_cap: true,
                             lp_bound,
                             lp_primal,
                             search: Search::DEFAULT,
-                            scale: optik::distance::DEFAULT_SCALE,
+                            scale: optik::data::distance::DEFAULT_SCALE,
                             seed,
                             quiet: true,
                         },

@@ -13,11 +13,11 @@
 //!   that n (they do not scale; column generation runs everywhere)
 //! - `OPTIK_BENCH_TIME` [60] seconds per run, `OPTIK_BENCH_SEEDS` [1], `OPTIK_BENCH_CRITERION` [dbil]
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::exact::{solve, Engine, ExactOptions};
-use optik::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
+use optik::partition::exact::{solve, Engine, ExactOptions};
+use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use optik_models::cp::{objective_of, Search};
 use optik_models::Criterion;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ fn parse_dists(s: &str) -> Vec<(String, Vec<(u32, f64)>)> {
         .filter(|x| !x.trim().is_empty())
         .map(|spec| {
             let (name, dist) = spec.split_once(':').expect("name:k:p,...");
-            let dist = optik::privacy::parse_distribution(dist).expect("k:p list");
+            let dist = optik::data::k_source::parse_distribution(dist).expect("k:p list");
             (name.trim().to_string(), dist)
         })
         .collect()
@@ -122,7 +122,7 @@ fn main() {
             .unwrap();
             let n = ds.n();
             let dist_fn = ds.distance();
-            let scale = optik::distance::DEFAULT_SCALE;
+            let scale = optik::data::distance::DEFAULT_SCALE;
             let inst = dist_fn.instance(ds.k.clone(), scale).unwrap();
             let hidden = indicatif::ProgressBar::hidden();
             let heur: Vec<i64> = [Method::Mdav, Method::KMember, Method::Mondrian]

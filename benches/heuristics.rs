@@ -7,10 +7,10 @@
 //! sizes and `OPTIK_BENCH_METHODS=mdav,mondrian` the methods.
 
 use indicatif::ProgressBar;
-use optik::dataset::{Dataset, LoadOptions};
-use optik::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
+use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -8,9 +8,9 @@
 
 use std::io::Write;
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 

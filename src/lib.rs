@@ -1,36 +1,20 @@
 //! optik: provably optimal k-anonymous and personalised k_i-anonymous releases of small
 //! microdata tables.
 //!
-//! Data flows one way: [`table`] → [`dataset`] (schema, quasi-identifiers, k_i) →
-//! [`distance`] / instance → heuristics or exact engines → [`Partition`] → [`release`] +
-//! [`report`], with [`check`] verifying every release independently.
+//! Data flows one way: [`data`] (table, schema, quasi-identifiers, k_i, distance) →
+//! [`partition`] (heuristics or exact engines) → [`release`] (generalisation, independent
+//! check, staged output) → [`report`]; the tools ([`assess`], [`bench`], [`experiments`],
+//! [`explain`]) and the [`cli`] sit on top.
 
 pub mod assess;
 pub mod bench;
-pub mod check;
 pub mod cli;
-pub mod constraints;
-pub mod dataset;
-pub mod distance;
+pub mod data;
 pub mod error;
-pub mod exact;
 pub mod experiments;
 pub mod explain;
-mod fixtures;
-pub mod heuristics;
-pub mod hierarchy;
-pub mod k_assign;
-pub mod metrics;
-pub mod output;
-pub mod pictures;
-pub mod plot;
-pub mod privacy;
-pub mod qi;
+pub mod partition;
 pub mod release;
 pub mod report;
-pub mod report_html;
-pub mod run;
-pub mod schema;
-pub mod table;
 
 pub use optik_models::{Criterion, Instance, Partition};

@@ -5,9 +5,9 @@
 
 mod common;
 use common::{adult_sample, adult_schema};
-use optik::dataset::{Dataset, LoadOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
 use optik_models::{solve_colgen, ColgenOptions, Criterion, Status};
 use std::time::Duration;
 

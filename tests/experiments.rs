@@ -4,12 +4,12 @@
 
 mod common;
 use common::{adult_sample, adult_schema, optik, shared_data};
-use optik::dataset::{Dataset, RowSample};
+use optik::data::dataset::{Dataset, RowSample};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
+use optik::data::table::Table;
 use optik::experiments::Sample;
-use optik::heuristics::Method;
-use optik::privacy::KSource;
-use optik::schema::Schema;
-use optik::table::Table;
+use optik::partition::heuristics::Method;
 use std::path::Path;
 
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {

@@ -5,9 +5,9 @@
 
 mod common;
 use common::{instance, optik};
-use optik::dataset::{Dataset, LoadOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::data::dataset::{Dataset, LoadOptions};
+use optik::data::k_source::KSource;
+use optik::data::schema::Schema;
 use optik::Criterion;
 use optik_models::brute_force::brute_force;
 use optik_models::cp::explain::{explain, Event, ExplainOptions, Lit, Op, Trace, Var};

@@ -3,10 +3,10 @@
 //! categorical quasi-identifier, and random k_i in 1..=4 (≤ n).
 
 use indicatif::ProgressBar;
-use optik::distance::RecordDistance;
-use optik::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use optik::hierarchy::Hierarchy;
-use optik::qi::{QiAttribute, QiTable, Values};
+use optik::data::distance::RecordDistance;
+use optik::data::hierarchy::Hierarchy;
+use optik::data::qi::{QiAttribute, QiTable, Values};
+use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
 use optik::Partition;
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -316,9 +316,9 @@ fn same_partition_whatever_the_thread_count() {
 /// schema, with k_i drawn from 2:0.8,3:0.2. Skipped when `../shared/data/adult` is absent.
 #[test]
 fn adult_sample_through_the_data_layer() {
-    use optik::dataset::{Dataset, LoadOptions};
-    use optik::privacy::KSource;
-    use optik::schema::Schema;
+    use optik::data::dataset::{Dataset, LoadOptions};
+    use optik::data::k_source::KSource;
+    use optik::data::schema::Schema;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/adult");
     let Ok(data) = data.canonicalize() else {
         eprintln!("../shared/data/adult not found: skipped");

@@ -1,8 +1,10 @@
-//! The SVG pictures of `optik::plot`: well-formed XML with the expected elements (one outline
+//! The SVG pictures of `optik::report::plot`: well-formed XML with the expected elements (one outline
 //! per class, one point per record, legends and labels), deterministic output, and errors on
 //! malformed data. Set OPTIK_PLOT_DIR to keep the pictures for a look.
 
-use optik::plot::{self, BoxGroup, BoxPlot, Heatmap, PartitionPicture, Timeline, TimelinePoint};
+use optik::report::plot::{
+    self, BoxGroup, BoxPlot, Heatmap, PartitionPicture, Timeline, TimelinePoint,
+};
 
 /// Parses the SVG (panics when it is not well-formed XML) and returns (tag, text) of every
 /// element.

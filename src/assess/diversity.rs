@@ -21,9 +21,9 @@
 //!   table.
 
 use super::column::Column;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::qi::parse_number;
 use crate::error::{input, Result};
-use crate::hierarchy::Hierarchy;
-use crate::qi::parse_number;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -22,9 +22,9 @@
 //! original value matches it (for the journalist risk).
 
 use super::column::Column;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::qi::parse_number;
 use crate::error::{at_cell, Result};
-use crate::hierarchy::Hierarchy;
-use crate::qi::parse_number;
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -9,12 +9,12 @@ use super::args::AssessArgs;
 use super::column::Column;
 use super::diversity::SensitiveKind;
 use super::generalised::{parse_numeric, Cover, Domain, QiView};
+use crate::data::hierarchy::Hierarchy;
+use crate::data::k_source::KSource;
+use crate::data::qi::parse_number;
+use crate::data::schema::{ColumnSpec, Kind, Role, Schema};
+use crate::data::table::{is_missing, Table};
 use crate::error::{at_cell, in_file, input, Result};
-use crate::hierarchy::Hierarchy;
-use crate::privacy::KSource;
-use crate::qi::parse_number;
-use crate::schema::{ColumnSpec, Kind, Role, Schema};
-use crate::table::{is_missing, Table};
 
 use std::path::PathBuf;
 use std::sync::Arc;

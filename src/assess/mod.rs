@@ -32,10 +32,10 @@ pub mod utility;
 
 pub use args::AssessArgs;
 
-use crate::distance::RecordDistance;
+use crate::data::distance::RecordDistance;
+use crate::data::qi::QiTable;
 use crate::error::{input as bad, internal, Result};
-use crate::output::{check_destinations, Staged};
-use crate::qi::QiTable;
+use crate::release::output::{check_destinations, Staged};
 use column::{subsets, Column};
 use dr::{Discriminator, Dr, IdentifierClass};
 use semantic::Semantic;
@@ -268,12 +268,12 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
     let cells = utility::cell_loss(&d.qi, &weights);
     let (mut dbil, mut sbil, mut nue, mut nue_share) = (None, None, None, None);
     if let Some(o) = aligned {
-        let specs: Vec<&crate::schema::ColumnSpec> = d.qi_specs.iter().collect();
+        let specs: Vec<&crate::data::schema::ColumnSpec> = d.qi_specs.iter().collect();
         let q = QiTable::decode(&o.table, &specs, &o.rows)?;
         let dist = RecordDistance::new(&q);
         let labels: Vec<usize> = cls.of.iter().map(|&c| c as usize).collect();
         let p = crate::Partition::from_labels(&labels);
-        let m = crate::metrics::compute(&q, &dist, k, &p);
+        let m = crate::partition::metrics::compute(&q, &dist, k, &p);
         dbil = Some(m.dbil);
         sbil = Some(m.sbil);
         let orig_cols: Vec<&Column> = o.qi.iter().collect();

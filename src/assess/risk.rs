@@ -19,7 +19,7 @@ use super::classes::Classes;
 use super::column::Column;
 use super::generalised::{Cover, Domain, QiView};
 use super::utility::is_point;
-use crate::qi::parse_number;
+use crate::data::qi::parse_number;
 use serde::Serialize;
 use std::collections::HashMap;
 

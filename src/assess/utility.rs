@@ -2,13 +2,13 @@
 //!
 //! - From the table alone: **DM** = Σ_classes |e|² when |e| ≥ the largest k_i inside (else
 //!   |e|·n; without a k source every class counts as satisfied), **C_AVG** = (Σ_i 1/k_i)/|E|
-//!   (n/|E| without a k source), as `crate::metrics` defines them; Sweeney's **precision**
+//!   (n/|E| without a k source), as `crate::partition::metrics` defines them; Sweeney's **precision**
 //!   1 − Σ_A Σ_i level_A(i)/(|QI|·n) and Xiao & Tao's **ILoss** Σ_i Σ_A w_A·ILoss(cell) (with
 //!   its per-record average and the share of the worst possible, every cell `*`), from the
 //!   cell readings of [`super::generalised`].
 //! - With an `--original` of the same number of rows in the same order (optik releases keep
 //!   the input order): **DBIL** and **SBIL** of the classes over the original records
-//!   (`crate::metrics::compute`), and the **non-uniform entropy** Σ_i Σ_A −log2 P(orig_A(i) |
+//!   (`crate::partition::metrics::compute`), and the **non-uniform entropy** Σ_i Σ_A −log2 P(orig_A(i) |
 //!   rel_A(i)), P the share of the records released as rel_A(i) whose original is orig_A(i)
 //!   (Gionis & Tassa, as in ARX), with its share of the maximum (every cell generalised to one
 //!   value: Σ_i Σ_A −log2 P(orig_A(i))).
@@ -225,15 +225,15 @@ mod tests {
 
     #[test]
     fn dm_and_cavg_match_crate_metrics() {
-        use crate::distance::RecordDistance;
-        use crate::fixtures::{qi, quasi, table};
-        use crate::schema::Kind;
+        use crate::data::distance::RecordDistance;
+        use crate::data::fixtures::{qi, quasi, table};
+        use crate::data::schema::Kind;
         let t = table(&[&["x"], &["0"], &["1"], &["2"], &["3"], &["9"]]);
         let q = qi(&t, &[quasi("x", Kind::Numeric, 1.0)]);
         let d = RecordDistance::new(&q);
         let p = crate::Partition::from_labels(&[0, 0, 0, 1, 1]);
         let k = [2, 2, 3, 3, 3];
-        let m = crate::metrics::compute(&q, &d, &k, &p);
+        let m = crate::partition::metrics::compute(&q, &d, &k, &p);
         // Class 0: size 3, max k 3 → 9; class 1: size 2 < 3 → 2·5.
         assert_eq!(dm(&[3, 2], &[3, 3], 5), m.dm);
         assert_eq!(m.dm, 19.0);

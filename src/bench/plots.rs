@@ -4,7 +4,7 @@
 
 use super::results::Row;
 use crate::error::Result;
-use crate::plot::{self, BoxGroup, BoxPlot, Timeline, TimelinePoint};
+use crate::report::plot::{self, BoxGroup, BoxPlot, Timeline, TimelinePoint};
 
 /// Name of the box plot of ratios.
 pub const RATIOS_SVG: &str = "ratios.svg";
@@ -159,7 +159,7 @@ pub fn markdown(pictures: &[Picture]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::TimelineEntry;
+    use crate::partition::exact::TimelineEntry;
 
     #[test]
     fn ratios_and_timelines_become_pictures() {

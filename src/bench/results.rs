@@ -50,7 +50,7 @@ pub struct Row {
     pub maximise: bool,
     /// Improving solutions of an exact run (criterion value and DBIL of each), for its picture.
     #[serde(skip)]
-    pub timeline: Vec<crate::exact::TimelineEntry>,
+    pub timeline: Vec<crate::partition::exact::TimelineEntry>,
 }
 
 /// What the `objective` column holds.
@@ -58,7 +58,7 @@ pub fn objective_note(scale: f64) -> String {
     format!(
         "objective: the criterion on the integer instance the exact engines solve (distances × {scale}, rounded), \
          for every method, so ratios compare like with like (the float metric above {} records, where no exact run is possible)",
-        crate::exact::MAX_EXACT_RECORDS
+        crate::partition::exact::MAX_EXACT_RECORDS
     )
 }
 

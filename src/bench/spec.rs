@@ -4,13 +4,13 @@
 //! anywhere.
 
 use crate::cli::{KArgs, MethodArg, Privacy};
-use crate::dataset::RowSample;
+use crate::data::dataset::RowSample;
+use crate::data::k_source::correlated::{KAssign, DEFAULT_AXES};
+use crate::data::k_source::KSource;
+use crate::data::schema::Schema;
 use crate::error::{in_file, Error, Result};
-use crate::exact::{self, Engine};
-use crate::heuristics::{Form, KMemberCost};
-use crate::k_assign::{KAssign, DEFAULT_AXES};
-use crate::privacy::KSource;
-use crate::schema::Schema;
+use crate::partition::exact::{self, Engine};
+use crate::partition::heuristics::{Form, KMemberCost};
 use crate::Criterion;
 use clap::ValueEnum;
 use serde::{Deserialize, Deserializer};
@@ -382,7 +382,7 @@ impl Spec {
                 }
             }
         }
-        let scale = file.scale.unwrap_or(crate::distance::DEFAULT_SCALE);
+        let scale = file.scale.unwrap_or(crate::data::distance::DEFAULT_SCALE);
         if !(scale.is_finite() && scale > 0.0) {
             return Err(bad("scale", &format!("must be positive, got {scale}")));
         }
@@ -433,7 +433,7 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
     let delimiter = f
         .delimiter
         .as_deref()
-        .map(crate::table::parse_delimiter)
+        .map(crate::data::table::parse_delimiter)
         .transpose()
         .map_err(|e| err("delimiter", &e))?;
     let sample = match (f.rows, f.sample.unwrap_or(SampleKind::First), f.sample_seed) {
@@ -464,7 +464,7 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
         return Err(err("k_levels", &"applies to k_preset only"));
     }
     let k = match f.k {
-        Some(k) => Some(crate::privacy::parse_k(&k.to_string()).map_err(|e| err("k", &e))?),
+        Some(k) => Some(crate::data::k_source::parse_k(&k.to_string()).map_err(|e| err("k", &e))?),
         None => None,
     };
     let k_levels = match &f.k_levels {

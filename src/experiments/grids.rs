@@ -3,10 +3,10 @@
 
 use super::runs::{frequency_grid, mean, Levels, Sample, HIGH, LOW};
 use super::{ExperimentArgs, File, SUMMARY};
+use crate::data::k_source::PRESETS;
 use crate::error::{internal, Result};
-use crate::heuristics::Method;
-use crate::plot::{self, Heatmap};
-use crate::privacy::PRESETS;
+use crate::partition::heuristics::Method;
+use crate::report::plot::{self, Heatmap};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;

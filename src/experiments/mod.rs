@@ -16,13 +16,13 @@
 mod grids;
 mod runs;
 
-use crate::dataset::{Dataset, RowSample};
+use crate::data::dataset::{Dataset, RowSample};
+use crate::data::k_source::KSource;
+use crate::data::schema::Schema;
+use crate::data::table::Table;
 use crate::error::{input, Result};
-use crate::heuristics::Method;
-use crate::output::StagedDir;
-use crate::privacy::KSource;
-use crate::schema::Schema;
-use crate::table::Table;
+use crate::partition::heuristics::Method;
+use crate::release::output::StagedDir;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -81,7 +81,7 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 15)]
     pub max_km: u32,
     /// Axes of the correlated assignment.
-    #[arg(long, default_value = crate::k_assign::DEFAULT_AXES)]
+    #[arg(long, default_value = crate::data::k_source::correlated::DEFAULT_AXES)]
     pub k_axes: String,
     /// Order of a non-numeric axis (see `optik anonymise --k-axis-order`).
     #[arg(long, default_value = "education=adult")]
@@ -158,7 +158,7 @@ pub fn experiment(a: &ExperimentArgs) -> Result<()> {
             },
         },
     )?;
-    let axes = crate::k_assign::parse_axes(&a.k_axes, &a.k_axis_order)?;
+    let axes = crate::data::k_source::correlated::parse_axes(&a.k_axes, &a.k_axis_order)?;
     let dist = ds.distance();
     let sample = Sample { ds, dist, axes };
     // Fail on a bad axis now, before the long runs.

@@ -2,14 +2,14 @@
 //! a k_i vector, the k_i of a (liberal, moderate, conservative) split drawn at random or
 //! correlated with the data, and the cost of deleting records (seed 001 §5.5.4).
 
-use crate::dataset::Dataset;
-use crate::distance::RecordDistance;
+use crate::data::dataset::Dataset;
+use crate::data::distance::RecordDistance;
+use crate::data::k_source;
+use crate::data::k_source::correlated::{self, Axis};
+use crate::data::qi::QiTable;
 use crate::error::Result;
-use crate::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use crate::k_assign::{self, Axis};
-use crate::metrics;
-use crate::privacy;
-use crate::qi::QiTable;
+use crate::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use crate::partition::metrics;
 use indicatif::ProgressBar;
 
 /// k of the liberal, moderate and conservative groups.
@@ -49,9 +49,9 @@ impl Sample {
             }
         }
         if correlated {
-            k_assign::assign(&dist, &self.axes, &self.ds.table, &self.ds.rows)
+            correlated::assign(&dist, &self.axes, &self.ds.table, &self.ds.rows)
         } else {
-            Ok(privacy::draw(&dist, seed, self.n()))
+            Ok(k_source::draw(&dist, seed, self.n()))
         }
     }
 

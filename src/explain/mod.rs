@@ -10,9 +10,9 @@ pub mod text;
 pub mod tree;
 
 use crate::cli::{InputArgs, Privacy};
-use crate::dataset::{Dataset, LoadOptions};
+use crate::data::dataset::{Dataset, LoadOptions};
 use crate::error::{input, Result};
-use crate::output::{check_destinations, Staged};
+use crate::release::output::{check_destinations, Staged};
 use crate::Criterion;
 use clap::Args;
 use optik_models::cp::explain::{self as engine, ExplainOptions, MAX_RECORDS};
@@ -41,7 +41,7 @@ pub struct ExplainArgs {
     #[arg(long, default_value_t = 5000)]
     pub max_decisions: usize,
     /// Integer units per distance unit.
-    #[arg(long, default_value_t = crate::distance::DEFAULT_SCALE)]
+    #[arg(long, default_value_t = crate::data::distance::DEFAULT_SCALE)]
     pub scale: f64,
     /// Draw the search tree as SVG into this file.
     #[arg(long)]
@@ -61,8 +61,8 @@ pub struct ExplainArgs {
 /// Runs `optik explain`.
 pub fn run(a: &ExplainArgs) -> Result<()> {
     let schema = match (&a.input.schema, &a.input.qi) {
-        (Some(s), None) => crate::schema::Schema::read(s)?,
-        (None, Some(q)) => crate::schema::Schema::from_qi_list(q)?,
+        (Some(s), None) => crate::data::schema::Schema::read(s)?,
+        (None, Some(q)) => crate::data::schema::Schema::from_qi_list(q)?,
         _ => return Err(input("give either --schema or --qi")),
     };
     let ks = a.k.source()?;

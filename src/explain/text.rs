@@ -2,7 +2,7 @@
 //! classes `C1..`, the objective in distance units; premises grouped so that a Membership
 //! explanation over eight records reads as one clause.
 
-use crate::dataset::Dataset;
+use crate::data::dataset::Dataset;
 use optik_models::cp::explain::{Because, Event, Leaf, Lit, Op, Trace, Var};
 use std::fmt::Write;
 
