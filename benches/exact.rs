@@ -17,7 +17,7 @@ use optik::data::dataset::{Dataset, LoadOptions};
 use optik::data::k_source::KSource;
 use optik::data::schema::Schema;
 use optik::partition::exact::{solve, Engine, ExactOptions};
-use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use optik_models::cp::{objective_of, Search};
 use optik_models::Criterion;
 use std::path::{Path, PathBuf};
@@ -125,7 +125,7 @@ fn main() {
             let scale = optik::data::distance::DEFAULT_SCALE;
             let inst = dist_fn.instance(ds.k.clone(), scale).unwrap();
             let hidden = indicatif::ProgressBar::hidden();
-            let heur: Vec<i64> = [Method::Mdav, Method::KMember, Method::Mondrian]
+            let heur: Vec<i64> = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian]
                 .into_iter()
                 .map(|method| {
                     let p = heuristics::run(

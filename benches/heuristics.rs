@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 use optik::data::dataset::{Dataset, LoadOptions};
 use optik::data::k_source::KSource;
 use optik::data::schema::Schema;
-use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -72,20 +72,20 @@ fn main() {
         dist: vec![(2, 0.8), (3, 0.2)],
         seed: 1,
     };
-    let mut runs: Vec<(Method, Form, KMemberCost)> = vec![
-        (Method::Mdav, Form::K, KMemberCost::Personalised),
-        (Method::Mdav, Form::Ki, KMemberCost::Personalised),
-        (Method::KMember, Form::K, KMemberCost::Original),
+    let mut runs: Vec<(Heuristic, Form, KMemberCost)> = vec![
+        (Heuristic::Mdav, Form::K, KMemberCost::Personalised),
+        (Heuristic::Mdav, Form::Ki, KMemberCost::Personalised),
+        (Heuristic::KMember, Form::K, KMemberCost::Original),
     ];
     for cost in [
         KMemberCost::Original,
         KMemberCost::Corrected,
         KMemberCost::Personalised,
     ] {
-        runs.push((Method::KMember, Form::Ki, cost));
+        runs.push((Heuristic::KMember, Form::Ki, cost));
     }
-    runs.push((Method::Mondrian, Form::K, KMemberCost::Personalised));
-    runs.push((Method::Mondrian, Form::Ki, KMemberCost::Personalised));
+    runs.push((Heuristic::Mondrian, Form::K, KMemberCost::Personalised));
+    runs.push((Heuristic::Mondrian, Form::Ki, KMemberCost::Personalised));
     if let Ok(only) = std::env::var("OPTIK_BENCH_METHODS") {
         runs.retain(|r| only.split(',').any(|m| m.trim() == r.0.name()));
     }
@@ -121,7 +121,7 @@ fn main() {
                 .par_iter()
                 .map(|c| c.len() as f64 * optik_models::criteria::diameter(c, |i, j| dist.d(i, j)))
                 .sum();
-            let cost_name = if method == Method::KMember {
+            let cost_name = if method == Heuristic::KMember {
                 cost.name()
             } else {
                 "-"

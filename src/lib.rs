@@ -14,7 +14,9 @@ pub mod error;
 pub mod experiments;
 pub mod explain;
 pub mod partition;
+pub mod pipeline;
 pub mod release;
 pub mod report;
+pub mod settings;
 
 pub use optik_models::{Criterion, Instance, Partition};

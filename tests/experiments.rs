@@ -9,7 +9,7 @@ use optik::data::k_source::KSource;
 use optik::data::schema::Schema;
 use optik::data::table::Table;
 use optik::experiments::Sample;
-use optik::partition::heuristics::Method;
+use optik::partition::heuristics::Heuristic;
 use std::path::Path;
 
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -157,7 +157,7 @@ fn deleted_records_cost_one_unit_per_attribute() {
     let k: Vec<u32> = (0..s.n())
         .map(|i| if i % 10 == 0 { 7 } else { 5 })
         .collect();
-    let (dbil, deleted) = s.dbil_after_deletion(Method::KMember, &k, 5, 1).unwrap();
+    let (dbil, deleted) = s.dbil_after_deletion(Heuristic::KMember, &k, 5, 1).unwrap();
     assert_eq!(deleted, 12);
     // The same: the kept rows loaded as a table of their own, made 5-anonymous, plus 12 × 8.
     let mut kept = table.clone();
@@ -176,7 +176,7 @@ fn deleted_records_cost_one_unit_per_attribute() {
     let direct = optik::experiments::dbil_of(
         &ds_kept.qi,
         &d_kept,
-        Method::KMember,
+        Heuristic::KMember,
         &vec![5; keep.len()],
         1,
     );
@@ -186,14 +186,14 @@ fn deleted_records_cost_one_unit_per_attribute() {
     );
     // No conservative: nothing deleted, the cost is plain k_m-anonymity.
     let (none, deleted) = s
-        .dbil_after_deletion(Method::Mdav, &vec![5; s.n()], 5, 1)
+        .dbil_after_deletion(Heuristic::Mdav, &vec![5; s.n()], 5, 1)
         .unwrap();
     assert_eq!(deleted, 0);
-    assert_eq!(none, s.dbil(Method::Mdav, &vec![5; s.n()], 1));
+    assert_eq!(none, s.dbil(Heuristic::Mdav, &vec![5; s.n()], 1));
     // Fewer kept records than k_m: every record is deleted.
     let all7: Vec<u32> = (0..s.n()).map(|i| if i < 3 { 5 } else { 7 }).collect();
     assert_eq!(
-        s.dbil_after_deletion(Method::Mdav, &all7, 5, 1).unwrap(),
+        s.dbil_after_deletion(Heuristic::Mdav, &all7, 5, 1).unwrap(),
         (8.0 * 120.0, 120)
     );
 }

@@ -6,13 +6,13 @@ use indicatif::ProgressBar;
 use optik::data::distance::RecordDistance;
 use optik::data::hierarchy::Hierarchy;
 use optik::data::qi::{QiAttribute, QiTable, Values};
-use optik::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use optik::Partition;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-const METHODS: [Method; 3] = [Method::Mdav, Method::KMember, Method::Mondrian];
+const METHODS: [Heuristic; 3] = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian];
 const FORMS: [Form; 2] = [Form::Ki, Form::K];
 const COSTS: [KMemberCost; 3] = [
     KMemberCost::Original,
@@ -109,7 +109,7 @@ fn run(qi: &QiTable, d: &RecordDistance, k: &[u32], opts: HeuristicOptions) -> P
     heuristics::run(&opts, qi, d, k, &ProgressBar::hidden())
 }
 
-fn opts(method: Method, form: Form, cost: KMemberCost, seed: u64) -> HeuristicOptions {
+fn opts(method: Heuristic, form: Form, cost: KMemberCost, seed: u64) -> HeuristicOptions {
     HeuristicOptions {
         method,
         form,
@@ -123,7 +123,7 @@ fn all_options(seed: u64) -> Vec<HeuristicOptions> {
     let mut v = Vec::new();
     for m in METHODS {
         for f in FORMS {
-            if m == Method::KMember {
+            if m == Heuristic::KMember {
                 v.extend(COSTS.iter().map(|&c| opts(m, f, c, seed)));
             } else {
                 v.push(opts(m, f, KMemberCost::Personalised, seed));
@@ -187,7 +187,7 @@ proptest! {
         let qi = table(&rows);
         let d = RecordDistance::new(&qi);
         let kmax = *k.iter().max().unwrap() as usize;
-        let p = run(&qi, &d, &k, opts(Method::Mdav, Form::K, KMemberCost::Original, 0));
+        let p = run(&qi, &d, &k, opts(Heuristic::Mdav, Form::K, KMemberCost::Original, 0));
         for s in p.sizes() {
             prop_assert!(s >= kmax && s < 2 * kmax, "size {} for k = {}", s, kmax);
         }
@@ -202,7 +202,7 @@ proptest! {
         let qi = table(&rows);
         let d = RecordDistance::new(&qi);
         let kmax = *k.iter().max().unwrap() as usize;
-        let p = run(&qi, &d, &k, opts(Method::Mdav, Form::Ki, KMemberCost::Original, 0));
+        let p = run(&qi, &d, &k, opts(Heuristic::Mdav, Form::Ki, KMemberCost::Original, 0));
         let off = p.classes().iter().filter(|c| c.len() != max_k_of(&k, c)).count();
         prop_assert!(off <= 1, "{:?}", p.classes());
         prop_assert!(p.sizes().iter().all(|&s| s < 2 * kmax));
@@ -220,7 +220,7 @@ proptest! {
         let d = RecordDistance::new(&qi);
         let kmax = *k.iter().max().unwrap() as usize;
         for cost in COSTS {
-            let p = run(&qi, &d, &k, opts(Method::KMember, Form::K, cost, seed));
+            let p = run(&qi, &d, &k, opts(Heuristic::KMember, Form::K, cost, seed));
             for s in p.sizes() {
                 prop_assert!(s >= kmax && s < 2 * kmax, "{:?}: size {} for k = {}", cost, s, kmax);
             }
@@ -238,8 +238,8 @@ proptest! {
     ) {
         let qi = table(&rows);
         let d = RecordDistance::new(&qi);
-        let corr = run(&qi, &d, &k, opts(Method::KMember, Form::K, KMemberCost::Corrected, seed));
-        let pers = run(&qi, &d, &k, opts(Method::KMember, Form::K, KMemberCost::Personalised, seed));
+        let corr = run(&qi, &d, &k, opts(Heuristic::KMember, Form::K, KMemberCost::Corrected, seed));
+        let pers = run(&qi, &d, &k, opts(Heuristic::KMember, Form::K, KMemberCost::Personalised, seed));
         prop_assert_eq!(corr, pers);
     }
 
@@ -251,7 +251,7 @@ proptest! {
         let qi = table(&rows);
         let d = RecordDistance::new(&qi);
         for form in FORMS {
-            let p = run(&qi, &d, &k, opts(Method::Mondrian, form, KMemberCost::Original, 0));
+            let p = run(&qi, &d, &k, opts(Heuristic::Mondrian, form, KMemberCost::Original, 0));
             let mut class_of_row: HashMap<Row, usize> = HashMap::new();
             for (i, r) in rows.iter().enumerate() {
                 let c = *class_of_row.entry(*r).or_insert(p.class_of(i));
@@ -269,7 +269,7 @@ proptest! {
         let qi = table(&rows);
         let d = RecordDistance::new(&qi);
         let k = vec![1; rows.len()];
-        let p = run(&qi, &d, &k, opts(Method::Mondrian, Form::Ki, KMemberCost::Original, 0));
+        let p = run(&qi, &d, &k, opts(Heuristic::Mondrian, Form::Ki, KMemberCost::Original, 0));
         let expected = Partition::from_labels(&rows);
         prop_assert_eq!(p, expected);
     }
@@ -295,9 +295,9 @@ fn same_partition_whatever_the_thread_count() {
     let qi = table(&rows);
     let d = RecordDistance::new(&qi);
     for o in [
-        opts(Method::Mdav, Form::Ki, KMemberCost::Personalised, 3),
-        opts(Method::KMember, Form::Ki, KMemberCost::Personalised, 3),
-        opts(Method::KMember, Form::K, KMemberCost::Original, 3),
+        opts(Heuristic::Mdav, Form::Ki, KMemberCost::Personalised, 3),
+        opts(Heuristic::KMember, Form::Ki, KMemberCost::Personalised, 3),
+        opts(Heuristic::KMember, Form::K, KMemberCost::Original, 3),
     ] {
         let in_pool = |threads| {
             rayon::ThreadPoolBuilder::new()

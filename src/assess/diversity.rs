@@ -12,8 +12,8 @@
 //!   l = 1 fails, which happens only for c ≤ 1).
 //! - **t-closeness**, the largest EMD(P, Q) over the classes, with three ground distances:
 //!   equal distance (any attribute): ½·Σ|p_i − q_i|; ordered distance (numeric S, all values
-//!   numbers, or `--sensitive-levels`): (1/(m−1))·Σ_i |Σ_{j≤i}(p_j − q_j)| over the m ordered
-//!   values (0 when m = 1); hierarchical distance (`--sensitive-hierarchy`): Σ over inner nodes
+//!   numbers, or given ordered levels): (1/(m−1))·Σ_i |Σ_{j≤i}(p_j − q_j)| over the m ordered
+//!   values (0 when m = 1); hierarchical distance (a given hierarchy): Σ over inner nodes
 //!   N of level(N)/height · min(pos(N), neg(N)), with pos/neg the positive/negative extras of
 //!   N's children (a leaf's extra is p − q; a node's is the sum of its children's).
 //! - **δ-disclosure**: the largest |ln(p(s|class)/p(s))| over classes and values s of the table;
@@ -24,6 +24,7 @@ use super::column::Column;
 use crate::data::hierarchy::Hierarchy;
 use crate::data::qi::parse_number;
 use crate::error::{input, Result};
+use crate::settings::Setting;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,9 +32,9 @@ use std::sync::Arc;
 /// How a sensitive attribute's values are ordered or organised for t-closeness.
 #[derive(Clone, Debug, Default)]
 pub struct SensitiveKind {
-    /// Levels given with `--sensitive-levels` (their order).
+    /// The attribute's ordered levels, when given.
     pub levels: Option<Vec<String>>,
-    /// Hierarchy given with `--sensitive-hierarchy`.
+    /// The attribute's hierarchy, when given.
     pub hierarchy: Option<Arc<Hierarchy>>,
 }
 
@@ -137,7 +138,8 @@ fn order(s: &Column, kind: &SensitiveKind) -> Result<Option<Vec<usize>>> {
         for v in &s.values {
             rank.push(levels.iter().position(|l| l == v).ok_or_else(|| {
                 input(format!(
-                    "--sensitive-levels {}: value '{v}' is not one of the levels ({})",
+                    "{} {}: value '{v}' is not one of the levels ({})",
+                    Setting::SensitiveLevels,
                     s.name,
                     levels.join(", ")
                 ))
@@ -176,7 +178,8 @@ pub fn report(
                 .map(|v| {
                     h.leaf(v).ok_or_else(|| {
                         input(format!(
-                            "--sensitive-hierarchy {}: value '{v}' is not a leaf of the hierarchy",
+                            "{} {}: value '{v}' is not a leaf of the hierarchy",
+                            Setting::SensitiveHierarchy,
                             s.name
                         ))
                     })

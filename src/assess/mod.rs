@@ -14,11 +14,10 @@
 //! - [`utility`]: DM, C_AVG, precision, ILoss, DBIL, SBIL, non-uniform entropy and the
 //!   a-posteriori utility (seed 000 ch. 6);
 //! - [`generalised`]: how released cells are read; [`column`]: coded columns; [`input`]:
-//!   loading; [`args`]: the command line.
+//!   loading.
 //!
 //! Definitions, edge cases and the seeds' worked examples are in `docs/assess.md`.
 
-pub mod args;
 pub mod classes;
 pub mod column;
 pub mod discovery;
@@ -30,19 +29,68 @@ pub mod risk;
 pub mod semantic;
 pub mod utility;
 
-pub use args::AssessArgs;
-
+use crate::data::dataset::LoadOptions;
 use crate::data::distance::RecordDistance;
+use crate::data::k_source::KSource;
 use crate::data::qi::QiTable;
-use crate::error::{input as bad, internal, Result};
-use crate::release::output::{check_destinations, Staged};
+use crate::data::schema::Schema;
+use crate::error::{input as bad, Result};
+use crate::settings::Setting;
 use column::{subsets, Column};
 use dr::{Discriminator, Dr, IdentifierClass};
 use semantic::Semantic;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// What to measure besides the table, and how.
+#[derive(Clone, Debug)]
+pub struct AssessOptions {
+    /// How to read the table (and the original).
+    pub load: LoadOptions,
+    /// Comma-separated columns to treat as sensitive (in addition to the schema's).
+    pub sensitive: Option<String>,
+    /// The original table: population of the journalist risk; when it has the same rows in
+    /// the same order, also DBIL, SBIL, non-uniform entropy, identity DRs and the k column.
+    pub original: Option<PathBuf>,
+    /// Records whose prosecutor risk is strictly above this are "at risk".
+    pub risk_threshold: f64,
+    /// Largest quasi-identifier subset of the distinction/separation search and of the CDRs.
+    pub max_subset: usize,
+    /// The c of recursive (c, l)-diversity.
+    pub c: f64,
+    /// Semantic partitions (TOML: `[column]` then `domain = ["v1", "v2"]`), see docs/assess.md.
+    pub semantic: Option<PathBuf>,
+    /// Hierarchy of a sensitive attribute for the hierarchical EMD: `COLUMN=FILE` each.
+    pub sensitive_hierarchy: Vec<String>,
+    /// Ordered levels of a sensitive attribute for the ordered EMD: `COLUMN=a,b,c` each.
+    pub sensitive_levels: Vec<String>,
+}
+
+impl AssessOptions {
+    /// Refuses out-of-range thresholds (before anything is read).
+    pub fn validate(&self) -> Result<()> {
+        if !(self.risk_threshold.is_finite() && (0.0..=1.0).contains(&self.risk_threshold)) {
+            return Err(bad(format!(
+                "{} must be between 0 and 1, got {}",
+                Setting::RiskThreshold,
+                self.risk_threshold
+            )));
+        }
+        if !(self.c.is_finite() && self.c > 0.0) {
+            return Err(bad(format!(
+                "{} must be positive, got {}",
+                Setting::C,
+                self.c
+            )));
+        }
+        if self.max_subset == 0 {
+            return Err(bad(format!("{} must be at least 1", Setting::MaxSubset)));
+        }
+        Ok(())
+    }
+}
 
 /// The report `optik assess` writes.
 #[derive(Clone, Debug, Serialize)]
@@ -100,10 +148,10 @@ pub struct Discrimination {
     pub identifiers: BTreeMap<String, IdentifierClass>,
     /// Relative to the records (the anonymity set of seed 000 example 2).
     pub records: Relative,
-    /// Relative to each sensitive attribute (homogeneity attack), and its SeDR when
-    /// `--semantic` partitions it.
+    /// Relative to each sensitive attribute (homogeneity attack), and its SeDR when the
+    /// semantic partitions cover it.
     pub sensitive: Vec<Relative>,
-    /// With an aligned `--original`: DR of each released quasi-identifier relative to its
+    /// With an aligned original: DR of each released quasi-identifier relative to its
     /// original values (identity disclosure, seed 000 table 4.5).
     pub identity: Vec<Dr>,
 }
@@ -148,36 +196,24 @@ fn relative(x: &Column, semantic: bool, qi: &[&Column], max_subset: usize) -> Re
     }
 }
 
-/// Runs `optik assess` and writes the report; returns it.
-pub fn run(a: &AssessArgs) -> Result<AssessReport> {
-    let start = Instant::now();
-    if !(a.risk_threshold.is_finite() && (0.0..=1.0).contains(&a.risk_threshold)) {
-        return Err(bad(format!(
-            "--risk-threshold must be between 0 and 1, got {}",
-            a.risk_threshold
-        )));
-    }
-    if !(a.c.is_finite() && a.c > 0.0) {
-        return Err(bad(format!("--c must be positive, got {}", a.c)));
-    }
-    if a.max_subset == 0 {
-        return Err(bad("--max-subset must be at least 1"));
-    }
-    let mut inputs: Vec<&Path> = vec![&a.input.input];
-    for p in [&a.input.schema, &a.original, &a.semantic]
-        .into_iter()
-        .flatten()
-    {
-        inputs.push(p);
-    }
-    check_destinations(&[&a.report], &inputs, a.force)?;
+/// Measures the table at `path` read with `schema`, its k_i from `ks` when given.
+/// `started` is when the run started (the report's `time_s` counts from there).
+pub fn assess(
+    path: &Path,
+    schema: Schema,
+    ks: Option<KSource>,
+    a: &AssessOptions,
+    started: Instant,
+) -> Result<AssessReport> {
+    a.validate()?;
+    let start = started;
     let mut timings = BTreeMap::new();
     let mut lap = Instant::now();
     let mut tick = |name: &str, timings: &mut BTreeMap<String, f64>| {
         timings.insert(name.to_string(), lap.elapsed().as_secs_f64());
         lap = Instant::now();
     };
-    let d = input::load(a)?;
+    let d = input::load(path, schema, ks, a)?;
     let semantic = match &a.semantic {
         Some(p) => Semantic::read(p, &input::known_values(&d))?,
         None => Semantic::default(),
@@ -192,12 +228,13 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
     let aligned = d.original.as_ref().filter(|o| o.aligned);
     if d.original.is_none() {
         notes.push(
-            "no --original: the journalist risk, DBIL, SBIL, non-uniform entropy, identity DRs and the original side of the a-posteriori utility are left out".into(),
+            format!("no {}: the journalist risk, DBIL, SBIL, non-uniform entropy, identity DRs and the original side of the a-posteriori utility are left out", Setting::Original),
         );
     }
     if let Some(o) = d.original.as_ref().filter(|o| !o.aligned) {
         notes.push(format!(
-            "--original has {} rows and the table {}: rows are not the same records, so DBIL, SBIL, non-uniform entropy and identity DRs are left out",
+            "{} has {} rows and the table {}: rows are not the same records, so DBIL, SBIL, non-uniform entropy and identity DRs are left out",
+            Setting::Original,
             o.rows.len(),
             n
         ));
@@ -223,7 +260,7 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         .collect::<Result<Vec<_>>>()?;
     if d.sensitive.is_empty() {
         notes.push(
-            "no sensitive attribute (schema role `sensitive` or --sensitive): l-diversity, t-closeness, δ-disclosure and the homogeneity DRs are left out".into(),
+            format!("no sensitive attribute (schema role `sensitive` or {}): l-diversity, t-closeness, δ-disclosure and the homogeneity DRs are left out", Setting::Sensitive),
         );
     }
     tick("diversity", &mut timings);
@@ -327,23 +364,5 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         timings_s: timings,
         time_s: start.elapsed().as_secs_f64(),
     };
-    let json = serde_json::to_vec_pretty(&report).map_err(|e| internal(format!("report: {e}")))?;
-    Staged::write(&a.report, &json)?.commit()?;
-    if !a.quiet {
-        eprintln!(
-            "assessed {} records: {} classes, k achieved {}, prosecutor risk highest {:.4} average {:.4}, {:.1}% sample uniques{}, {:.2} s",
-            n,
-            report.classes.classes,
-            report.classes.k_achieved,
-            report.risk.prosecutor.highest,
-            report.risk.prosecutor.average,
-            100.0 * report.risk.sample_uniques_share,
-            match report.classes.k_violations {
-                Some(v) => format!(", {v} records below their k_i"),
-                None => String::new(),
-            },
-            report.time_s
-        );
-    }
     Ok(report)
 }

@@ -7,6 +7,7 @@ use crate::data::qi::QiTable;
 use crate::data::schema::{Role, Schema};
 use crate::data::table::{is_missing, Table};
 use crate::error::{at_cell, Result};
+use crate::settings::Setting;
 
 /// Everything the partitioning and the release need from the input.
 #[derive(Clone, Debug)]
@@ -17,11 +18,13 @@ pub struct Dataset {
     pub roles: Vec<Option<Role>>,
     /// Table row of each record (rows dropped for missing values are absent).
     pub rows: Vec<usize>,
-    /// Number of rows dropped for a missing quasi-identifier (`--drop-missing`).
+    /// Number of rows dropped for a missing quasi-identifier (`LoadOptions::drop_missing`).
     pub dropped: usize,
     pub qi: QiTable,
     /// k_i of each record.
     pub k: Vec<u32>,
+    /// Where the k_i came from.
+    pub k_source: KSource,
 }
 
 /// Options for loading.
@@ -110,12 +113,17 @@ impl Dataset {
         for r in 0..table.len() {
             match qi_cols.iter().find(|&&c| is_missing(&table.rows[r][c])) {
                 None => rows.push(r),
-                Some(&c) if !drop_missing => return Err(at_cell(
-                    &table.path,
-                    table.lines[r],
-                    &table.headers[c],
-                    "missing value in a quasi-identifier (use --drop-missing to drop such rows)",
-                )),
+                Some(&c) if !drop_missing => {
+                    return Err(at_cell(
+                        &table.path,
+                        table.lines[r],
+                        &table.headers[c],
+                        format!(
+                            "missing value in a quasi-identifier (use {} to drop such rows)",
+                            Setting::DropMissing
+                        ),
+                    ))
+                }
                 Some(_) => {}
             }
         }
@@ -139,6 +147,7 @@ impl Dataset {
             dropped,
             qi,
             k,
+            k_source: ks.clone(),
         })
     }
 

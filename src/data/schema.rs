@@ -2,6 +2,7 @@
 
 use crate::data::table::Table;
 use crate::error::{in_file, input, Result};
+use crate::settings::Setting;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,7 +31,8 @@ pub enum Kind {
     Ordinal { levels: Vec<String> },
     /// Unordered values: distance LCA height / tree height, generalised to the LCA.
     Categorical { hierarchy: Option<PathBuf> },
-    /// `--qi` shortcut: numeric if every value parses as a number, else categorical.
+    /// A quasi-identifier list's column: numeric if every value parses as a number, else
+    /// categorical.
     Inferred,
 }
 
@@ -45,10 +47,20 @@ pub struct ColumnSpec {
     pub weight: f64,
 }
 
+/// Where a schema comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaSource {
+    /// A TOML schema file.
+    File(PathBuf),
+    /// Comma-separated quasi-identifiers (kinds inferred); every other column is released as
+    /// is.
+    QiList(String),
+}
+
 /// A resolved schema, listing quasi-identifiers in the order given.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Schema {
-    /// Where it came from (`--qi` or a file path).
+    /// Where it came from: the file path, or the quasi-identifier list setting.
     pub source: String,
     pub columns: Vec<ColumnSpec>,
     /// Role of table columns the schema does not mention (`None`: such columns are an error).
@@ -83,6 +95,14 @@ struct ColumnFile {
 }
 
 impl Schema {
+    /// The schema `source` describes.
+    pub fn load(source: &SchemaSource) -> Result<Schema> {
+        match source {
+            SchemaSource::File(path) => Schema::read(path),
+            SchemaSource::QiList(list) => Schema::from_qi_list(list),
+        }
+    }
+
     /// Reads a TOML schema; hierarchy paths are relative to the schema's folder.
     pub fn read(path: &Path) -> Result<Schema> {
         let text = std::fs::read_to_string(path)
@@ -170,17 +190,21 @@ impl Schema {
         Ok(schema)
     }
 
-    /// The `--qi a,b,c` shortcut: listed columns are quasi-identifiers of inferred kind; every
+    /// The quasi-identifier list shortcut (`a,b,c`): listed columns are quasi-identifiers of inferred kind; every
     /// other column is released as is.
     pub fn from_qi_list(list: &str) -> Result<Schema> {
         let mut columns: Vec<ColumnSpec> = Vec::new();
         for name in list.split(',').map(str::trim) {
             if name.is_empty() {
-                return Err(input(format!("--qi '{list}': empty column name")));
+                return Err(input(format!(
+                    "{} '{list}': empty column name",
+                    Setting::Qi
+                )));
             }
             if columns.iter().any(|c| c.name == name) {
                 return Err(input(format!(
-                    "--qi '{list}': column '{name}' is listed twice"
+                    "{} '{list}': column '{name}' is listed twice",
+                    Setting::Qi
                 )));
             }
             columns.push(ColumnSpec {
@@ -191,7 +215,7 @@ impl Schema {
             });
         }
         Ok(Schema {
-            source: "--qi".to_string(),
+            source: Setting::Qi.to_string(),
             columns,
             default_role: Some(Role::Insensitive),
             delimiter: None,

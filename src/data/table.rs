@@ -72,6 +72,11 @@ impl Table {
     /// Reads a table; `delimiter = None` detects it from the header line.
     pub fn read(path: &Path, delimiter: Option<u8>) -> Result<Table> {
         let bytes = std::fs::read(path).map_err(|e| in_file(path, format!("cannot read: {e}")))?;
+        Table::parse(path, bytes, delimiter)
+    }
+
+    /// Parses the bytes of a table file; `path` names it in errors.
+    pub fn parse(path: &Path, bytes: Vec<u8>, delimiter: Option<u8>) -> Result<Table> {
         let text = String::from_utf8(bytes).map_err(|e| {
             let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;

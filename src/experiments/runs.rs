@@ -8,7 +8,7 @@ use crate::data::k_source;
 use crate::data::k_source::correlated::{self, Axis};
 use crate::data::qi::QiTable;
 use crate::error::Result;
-use crate::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use crate::partition::metrics;
 use indicatif::ProgressBar;
 
@@ -56,7 +56,7 @@ impl Sample {
     }
 
     /// DBIL of `method` (k_i form; greedy k-member with eq. 5.5 and `seed`) for the k_i `k`.
-    pub fn dbil(&self, method: Method, k: &[u32], seed: u64) -> f64 {
+    pub fn dbil(&self, method: Heuristic, k: &[u32], seed: u64) -> f64 {
         dbil_of(&self.ds.qi, &self.dist, method, k, seed)
     }
 
@@ -65,7 +65,7 @@ impl Sample {
     /// record distance (one unit per attribute of weight 1). Returns (DBIL, deleted records).
     pub fn dbil_after_deletion(
         &self,
-        method: Method,
+        method: Heuristic,
         k: &[u32],
         keep_at_most: u32,
         seed: u64,
@@ -98,7 +98,13 @@ impl Sample {
 }
 
 /// DBIL of one heuristic run in the k_i form.
-pub fn dbil_of(qi: &QiTable, dist: &RecordDistance, method: Method, k: &[u32], seed: u64) -> f64 {
+pub fn dbil_of(
+    qi: &QiTable,
+    dist: &RecordDistance,
+    method: Heuristic,
+    k: &[u32],
+    seed: u64,
+) -> f64 {
     let opts = HeuristicOptions {
         method,
         form: Form::Ki,

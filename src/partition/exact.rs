@@ -4,7 +4,9 @@
 use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::error::{input, Result};
-use crate::partition::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
+use crate::partition::heuristics::{
+    self, Form, Heuristic as Method, HeuristicOptions, KMemberCost,
+};
 use optik_models::cp::{objective_of, solve_cp, CpOptions, Search, Status};
 use optik_models::engine::{EngineResult, SolutionEvent};
 use optik_models::{

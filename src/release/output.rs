@@ -1,8 +1,9 @@
-//! Writing outputs safely: never over the input, never over an existing file without
-//! `--force`, and atomically (temporary file in the same folder, then rename), so a failed
+//! Writing outputs safely: never over the input, never over an existing file unless told to
+//! (`force`), and atomically (temporary file in the same folder, then rename), so a failed
 //! run leaves no partial output behind.
 
 use crate::error::{in_file, input, Result};
+use crate::settings::Setting;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -49,7 +50,10 @@ pub fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> R
             return Err(in_file(out, "output path is a folder"));
         }
         if r.exists() && !force {
-            return Err(in_file(out, "output exists (use --force to replace it)"));
+            return Err(in_file(
+                out,
+                format!("output exists (use {} to replace it)", Setting::Force),
+            ));
         }
         seen.push(r);
     }
@@ -160,13 +164,19 @@ impl StagedDir {
             if !empty && !force {
                 return Err(in_file(
                     dest,
-                    "output folder exists and is not empty (use --force to replace it)",
+                    format!(
+                        "output folder exists and is not empty (use {} to replace it)",
+                        Setting::Force
+                    ),
                 ));
             }
             if !empty && !dest.join(marker).is_file() {
                 return Err(in_file(
                     dest,
-                    format!("--force replaces only a previous output folder (one holding {marker}); this one has none"),
+                    format!(
+                        "{} replaces only a previous output folder (one holding {marker}); this one has none",
+                        Setting::Force
+                    ),
                 ));
             }
         }

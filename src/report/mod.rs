@@ -6,12 +6,21 @@ pub mod html;
 pub mod pictures;
 pub mod plot;
 
+use crate::data::dataset::Dataset;
+use crate::data::qi::Values;
+use crate::data::schema::Role;
+use crate::error::{internal, Result};
 use crate::partition::metrics::Metrics;
 use crate::release::check::CheckReport;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// A whole run, as written to `--report`.
+/// A report as the pretty-printed JSON optik writes.
+pub fn to_json<T: Serialize>(report: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(report).map_err(|e| internal(format!("report: {e}")))
+}
+
+/// A whole run, as written to the report file.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub optik_version: &'static str,
@@ -60,6 +69,42 @@ pub struct SchemaSummary {
     pub dropped_columns: Vec<String>,
 }
 
+impl SchemaSummary {
+    /// The schema of a loaded dataset: its quasi-identifiers, and the columns released and
+    /// dropped.
+    pub fn of(ds: &Dataset) -> SchemaSummary {
+        let quasi_identifiers = ds
+            .qi
+            .attributes
+            .iter()
+            .map(|a| QiSummary {
+                name: a.name.clone(),
+                kind: a.kind_name().to_string(),
+                weight: a.weight,
+                levels: match &a.values {
+                    Values::Numeric { .. } => None,
+                    Values::Ordinal { levels, .. } => Some(levels.len()),
+                    Values::Categorical { hierarchy, .. } => Some(hierarchy.height()),
+                },
+                hierarchy: matches!(a.values, Values::Categorical { has_file: true, .. }),
+            })
+            .collect();
+        let (mut released, mut dropped) = (Vec::new(), Vec::new());
+        for (h, r) in ds.table.headers.iter().zip(&ds.roles) {
+            match r {
+                Some(Role::Quasi | Role::Sensitive | Role::Insensitive) => released.push(h.clone()),
+                _ => dropped.push(h.clone()),
+            }
+        }
+        SchemaSummary {
+            source: ds.schema.source.clone(),
+            quasi_identifiers,
+            released_columns: released,
+            dropped_columns: dropped,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct QiSummary {
     pub name: String,
@@ -89,8 +134,8 @@ pub struct ConstraintsSummary {
 pub struct OutputSummary {
     pub release: String,
     pub report: Option<String>,
-    /// `--plot`: the partition picture.
+    /// The partition picture.
     pub plot: Option<String>,
-    /// `--html`: the self-contained report page.
+    /// The self-contained report page.
     pub html: Option<String>,
 }

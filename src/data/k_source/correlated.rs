@@ -5,27 +5,16 @@
 //! is deterministic:
 //!
 //! - each axis is scaled to [0, 1] over the records kept (min–max); a numeric column is read as
-//!   numbers, any other column needs its values' order (`--k-axis-order education=a,b,c`) and
+//!   numbers, any other column needs its values' order (an axis order `education=a,b,c`) and
 //!   is placed at the value's rank in that order;
 //! - records are ranked by Euclidean distance to the origin (ties: table order);
 //! - the k values, ascending, take consecutive runs of that ranking whose lengths are the shares
 //!   × n rounded by largest remainder (so the counts are exact, unlike random draws).
 
-use crate::data::k_source::KSource;
 use crate::data::table::Table;
 use crate::error::{at_cell, input, Result};
+use crate::settings::Setting;
 use serde::Serialize;
-
-/// How drawn k_i (`--k-dist`, `--k-preset`) are given to the records.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KAssign {
-    /// Independently at random, with `--seed`.
-    #[default]
-    Random,
-    /// By distance to the origin in the plane of `--k-axes` (nearest: lowest k).
-    Correlated,
-}
 
 /// One axis of the plane: a column, and the order of its values when it is not numeric.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -39,7 +28,7 @@ pub struct Axis {
 pub const DEFAULT_AXES: &str = "age,education";
 
 /// Adult's education values in the order of the UCI `education-num` column (1 = Preschool,
-/// 16 = Doctorate); `--k-axis-order education=adult` stands for it.
+/// 16 = Doctorate); the axis order `education=adult` stands for it.
 pub const ADULT_EDUCATION: [&str; 16] = [
     "Preschool",
     "1st-4th",
@@ -59,19 +48,21 @@ pub const ADULT_EDUCATION: [&str; 16] = [
     "Doctorate",
 ];
 
-/// Parses `--k-axes a,b` and the `--k-axis-order COLUMN=v1,v2,...` given for them.
+/// Parses the axes `a,b` and the axis orders `COLUMN=v1,v2,...` given for them.
 pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
     let names: Vec<&str> = axes.split(',').map(str::trim).collect();
     if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
         return Err(input(format!(
-            "--k-axes '{axes}': give two different columns as a,b"
+            "{} '{axes}': give two different columns as a,b",
+            Setting::KAxes
         )));
     }
     let mut parsed: Vec<(String, Vec<String>)> = Vec::new();
     for o in orders {
         let (col, values) = o.split_once('=').ok_or_else(|| {
             input(format!(
-                "--k-axis-order '{o}': expected COLUMN=v1,v2,... (values from the origin outwards)"
+                "{} '{o}': expected COLUMN=v1,v2,... (values from the origin outwards)",
+                Setting::KAxisOrder
             ))
         })?;
         let col = col.trim();
@@ -81,7 +72,10 @@ pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
             values.split(',').map(|v| v.trim().to_string()).collect()
         };
         if values.iter().any(String::is_empty) {
-            return Err(input(format!("--k-axis-order '{o}': an empty value")));
+            return Err(input(format!(
+                "{} '{o}': an empty value",
+                Setting::KAxisOrder
+            )));
         }
         if let Some(v) = values
             .iter()
@@ -89,17 +83,23 @@ pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
             .find(|(i, v)| values[..*i].contains(v))
         {
             return Err(input(format!(
-                "--k-axis-order '{o}': '{}' is listed twice",
+                "{} '{o}': '{}' is listed twice",
+                Setting::KAxisOrder,
                 v.1
             )));
         }
         if !names.contains(&col) {
             return Err(input(format!(
-                "--k-axis-order '{o}': '{col}' is not one of --k-axes {axes}"
+                "{} '{o}': '{col}' is not one of {} {axes}",
+                Setting::KAxisOrder,
+                Setting::KAxes
             )));
         }
         if parsed.iter().any(|p| p.0 == col) {
-            return Err(input(format!("--k-axis-order: '{col}' is given twice")));
+            return Err(input(format!(
+                "{}: '{col}' is given twice",
+                Setting::KAxisOrder
+            )));
         }
         parsed.push((col.to_string(), values));
     }
@@ -110,28 +110,6 @@ pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
             order: parsed.iter().find(|p| p.0 == *n).map(|p| p.1.clone()),
         })
         .collect())
-}
-
-/// Turns a drawn k source into a correlated one when `assign` says so; refuses the
-/// correlated assignment of k sources that are not drawn, and axis flags without it.
-pub fn apply(ks: KSource, assign: KAssign, axes: &str, orders: &[String]) -> Result<KSource> {
-    match (assign, ks) {
-        (KAssign::Random, ks) => {
-            if !orders.is_empty() || axes != DEFAULT_AXES {
-                return Err(input(
-                    "--k-axes and --k-axis-order apply to --k-assign correlated only",
-                ));
-            }
-            Ok(ks)
-        }
-        (KAssign::Correlated, KSource::Distribution { dist, .. }) => Ok(KSource::Correlated {
-            dist,
-            axes: parse_axes(axes, orders)?,
-        }),
-        (KAssign::Correlated, _) => Err(input(
-            "--k-assign correlated needs --k-dist or --k-preset (the shares to assign)",
-        )),
-    }
 }
 
 /// Exact group sizes: `shares` × n rounded by largest remainder (ties: the earlier group).
@@ -167,7 +145,11 @@ fn coordinates(table: &Table, rows: &[usize], axis: &Axis) -> Result<Vec<f64>> {
                         &table.path,
                         table.lines[r],
                         &axis.column,
-                        format!("'{v}' is not in the --k-axis-order of '{}'", axis.column),
+                        format!(
+                            "'{v}' is not in the {} of '{}'",
+                            Setting::KAxisOrder,
+                            axis.column
+                        ),
                     )
                 }),
                 None => v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
@@ -176,8 +158,8 @@ fn coordinates(table: &Table, rows: &[usize], axis: &Axis) -> Result<Vec<f64>> {
                         table.lines[r],
                         &axis.column,
                         format!(
-                            "'{v}' is not a number: give the order of the values of '{}' with --k-axis-order {}=v1,v2,...",
-                            axis.column, axis.column
+                            "'{v}' is not a number: give the order of the values of '{}' with {} {}=v1,v2,...",
+                            axis.column, Setting::KAxisOrder, axis.column
                         ),
                     )
                 }),
@@ -285,7 +267,7 @@ mod tests {
         let e = assign(&[(2, 1.0)], &axes, &t, &[0])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("--k-axis-order education="), "{e}");
+        assert!(e.contains("k_axis_order education="), "{e}");
         let axes = parse_axes("age,education", &["education=Masters".into()]).unwrap();
         let e = assign(&[(2, 1.0)], &axes, &t, &[0])
             .unwrap_err()

@@ -1,10 +1,18 @@
 //! Privacy constraints: the k_i of every record, uniform, read from a column, or drawn from a
-//! distribution (the Acquisti & Grossklags groups of seed 001 table 5.2).
+//! distribution (the Acquisti & Grossklags groups of seed 001 table 5.2), at random or
+//! correlated with the data ([`correlated`]). [`KSettings`] is the source as a user writes it.
 
 pub mod correlated;
+mod settings;
+
+pub use settings::{
+    parse_distribution, parse_k, parse_levels, preset, KAssign, KChoice, KSettings, DEFAULT_LEVELS,
+    PRESETS,
+};
 
 use crate::data::table::Table;
 use crate::error::{at_cell, input, Result};
+use crate::settings::Setting;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
@@ -19,95 +27,11 @@ pub enum KSource {
     /// Each record draws its k from `(k, probability)` pairs with a seeded generator.
     Distribution { dist: Vec<(u32, f64)>, seed: u64 },
     /// The distribution's shares given by distance to the origin of a plane of two columns
-    /// (seed 001 §5.5.5; see [`crate::data::k_source::correlated`]).
+    /// (seed 001 §5.5.5; see [`correlated`]).
     Correlated {
         dist: Vec<(u32, f64)>,
-        axes: Vec<crate::data::k_source::correlated::Axis>,
+        axes: Vec<correlated::Axis>,
     },
-}
-
-/// The preset distributions: share of (liberal, moderate, conservative) respondents per
-/// data category, from Acquisti & Grossklags (seed 001 table 5.2: low, medium, high concern).
-pub const PRESETS: [(&str, [f64; 3]); 4] = [
-    ("general", [0.107, 0.355, 0.537]),
-    ("personal", [0.823, 0.168, 0.009]),
-    ("professional", [0.373, 0.508, 0.119]),
-    ("sexual-political", [0.621, 0.258, 0.121]),
-];
-
-/// Tolerance on the sum of `--k-dist` probabilities (they are then normalised).
-const SUM_TOLERANCE: f64 = 0.002;
-
-/// Parses `3:0.823,5:0.168,7:0.009`.
-pub fn parse_distribution(s: &str) -> Result<Vec<(u32, f64)>> {
-    let mut dist = Vec::new();
-    for part in s.split(',') {
-        let (k, p) = part
-            .split_once(':')
-            .ok_or_else(|| input(format!("--k-dist '{s}': '{part}' is not k:probability")))?;
-        let k = parse_k(k.trim()).map_err(|e| input(format!("--k-dist '{s}': {e}")))?;
-        let p: f64 = p
-            .trim()
-            .parse()
-            .ok()
-            .filter(|p: &f64| p.is_finite() && *p >= 0.0)
-            .ok_or_else(|| input(format!("--k-dist '{s}': '{p}' is not a probability")))?;
-        if dist.iter().any(|&(k2, _)| k2 == k) {
-            return Err(input(format!("--k-dist '{s}': k = {k} is listed twice")));
-        }
-        dist.push((k, p));
-    }
-    normalise(dist, &format!("--k-dist '{s}'"))
-}
-
-fn normalise(dist: Vec<(u32, f64)>, what: &str) -> Result<Vec<(u32, f64)>> {
-    let sum: f64 = dist.iter().map(|d| d.1).sum();
-    if (sum - 1.0).abs() > SUM_TOLERANCE {
-        return Err(input(format!("{what}: probabilities sum to {sum}, not 1")));
-    }
-    Ok(dist.into_iter().map(|(k, p)| (k, p / sum)).collect())
-}
-
-/// A preset distribution over `levels` = (liberal, moderate, conservative) k values.
-pub fn preset(name: &str, levels: [u32; 3]) -> Result<Vec<(u32, f64)>> {
-    let (_, shares) = PRESETS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
-        input(format!(
-            "unknown k preset '{name}' (one of {})",
-            names.join(", ")
-        ))
-    })?;
-    let mut dist: Vec<(u32, f64)> = Vec::new();
-    for (k, p) in levels.iter().zip(shares) {
-        match dist.iter_mut().find(|d| d.0 == *k) {
-            Some(d) => d.1 += p,
-            None => dist.push((*k, *p)),
-        }
-    }
-    let sum: f64 = dist.iter().map(|d| d.1).sum();
-    Ok(dist.into_iter().map(|(k, p)| (k, p / sum)).collect())
-}
-
-/// Parses `--k-levels 3,5,7`.
-pub fn parse_levels(s: &str) -> Result<[u32; 3]> {
-    let v: Vec<u32> = s
-        .split(',')
-        .map(|x| parse_k(x.trim()).map_err(|e| input(format!("--k-levels '{s}': {e}"))))
-        .collect::<Result<_>>()?;
-    <[u32; 3]>::try_from(v).map_err(|_| {
-        input(format!(
-            "--k-levels '{s}': give three values (liberal, moderate, conservative)"
-        ))
-    })
-}
-
-/// Parses one k: a positive integer.
-pub fn parse_k(s: &str) -> std::result::Result<u32, String> {
-    match s.parse::<i64>() {
-        Ok(k) if k >= 1 && k <= u32::MAX as i64 => Ok(k as u32),
-        Ok(k) => Err(format!("k must be at least 1, got {k}")),
-        Err(_) => Err(format!("'{s}' is not a whole number")),
-    }
 }
 
 impl KSource {
@@ -117,7 +41,7 @@ impl KSource {
         let k: Vec<u32> = match self {
             KSource::Uniform { k } => {
                 if *k == 0 {
-                    return Err(input("--k must be at least 1"));
+                    return Err(input(format!("{} must be at least 1", Setting::K)));
                 }
                 vec![*k; n]
             }
@@ -131,9 +55,7 @@ impl KSource {
                     .collect::<Result<_>>()?
             }
             KSource::Distribution { dist, seed } => draw(dist, *seed, n),
-            KSource::Correlated { dist, axes } => {
-                crate::data::k_source::correlated::assign(dist, axes, table, rows)?
-            }
+            KSource::Correlated { dist, axes } => correlated::assign(dist, axes, table, rows)?,
         };
         if let Some(i) = (0..n).find(|&i| k[i] as usize > n) {
             let whence = match self {
@@ -215,43 +137,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn distribution_parsing() {
-        let d = parse_distribution("3:0.823,5:0.168,7:0.009").unwrap();
-        assert_eq!(d.len(), 3);
-        assert!(parse_distribution("3:0.5,5:0.3").is_err());
-        assert!(parse_distribution("3:0.5;5:0.5").is_err());
-        assert!(parse_distribution("0:1").is_err());
-        assert!(parse_distribution("3:x").is_err());
-        assert!(parse_distribution("3:0.5,3:0.5").is_err());
-    }
-
-    #[test]
     fn draws_are_reproducible_and_follow_the_distribution() {
-        let d = parse_distribution("2:0.8,3:0.2").unwrap();
+        let d = [(2, 0.8), (3, 0.2)];
         let a = draw(&d, 7, 10_000);
         assert_eq!(a, draw(&d, 7, 10_000));
         assert_ne!(a, draw(&d, 8, 10_000));
         let twos = a.iter().filter(|&&k| k == 2).count() as f64 / 10_000.0;
         assert!((twos - 0.8).abs() < 0.02, "{twos}");
-    }
-
-    #[test]
-    fn presets_map_groups_to_levels() {
-        let d = preset("personal", [3, 5, 7]).unwrap();
-        assert_eq!(d.iter().map(|x| x.0).collect::<Vec<_>>(), vec![3, 5, 7]);
-        assert!((d[0].1 - 0.823).abs() < 1e-9);
-        let g = preset("general", [3, 5, 7]).unwrap();
-        assert!((g.iter().map(|x| x.1).sum::<f64>() - 1.0).abs() < 1e-12);
-        assert!(preset("nope", [3, 5, 7]).is_err());
-        assert_eq!(parse_levels("5,7,10").unwrap(), [5, 7, 10]);
-        assert!(parse_levels("5,7").is_err());
-    }
-
-    #[test]
-    fn k_parsing() {
-        assert_eq!(parse_k("3"), Ok(3));
-        assert!(parse_k("0").is_err());
-        assert!(parse_k("-2").is_err());
-        assert!(parse_k("2.5").is_err());
     }
 }

@@ -1,10 +1,11 @@
-//! The must-link / cannot-link file of `--links`: CSV lines `kind,a,b` (an optional header
+//! The must-link / cannot-link file: CSV lines `kind,a,b` (an optional header
 //! `kind,a,b`, `#` comments), kind `must` or `cannot`, a and b 1-based data-row numbers of the
-//! input or, with `--link-key COL`, values of that column (read with the `csv` crate, so values
+//! input or, with a link key column, values of that column (read with the `csv` crate, so values
 //! may be quoted). Every error names the file and line.
 
 use crate::data::dataset::Dataset;
 use crate::error::{in_file, Result};
+use crate::settings::Setting;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -41,7 +42,10 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
                 let r: usize = v.parse().map_err(|_| {
                     at(
                         line,
-                        format!("{field} = '{v}' is not a data-row number (give --link-key COL to use a column's values)"),
+                        format!(
+                            "{field} = '{v}' is not a data-row number (give {} COL to use a column's values)",
+                            Setting::LinkKey
+                        ),
                     )
                 })?;
                 if r == 0 || r > ds.table.len() {
@@ -58,8 +62,9 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
                     return Err(at(
                         line,
                         format!(
-                            "{field} = '{v}' matches {} rows of --link-key {}",
+                            "{field} = '{v}' matches {} rows of {} {}",
                             rs.len(),
+                            Setting::LinkKey,
                             key.unwrap_or_default()
                         ),
                     ))
@@ -68,7 +73,8 @@ pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
                     return Err(at(
                         line,
                         format!(
-                            "{field} = '{v}' is no value of --link-key {}",
+                            "{field} = '{v}' is no value of {} {}",
+                            Setting::LinkKey,
                             key.unwrap_or_default()
                         ),
                     ))

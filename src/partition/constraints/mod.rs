@@ -1,6 +1,7 @@
-//! Extra class constraints of `optik anonymise --method optimal`: the flags, turning them into
-//! the exact engines' `ClassConstraints` over the dataset's records, and (in `check`) the
-//! independent check of a written release. Heuristic methods refuse the flags.
+//! Extra class constraints of the exact engines (l-diversity, must- and cannot-links, a
+//! maximum class size): the options, turning them into the engines' `ClassConstraints` over the
+//! dataset's records, and what the independent check of the release
+//! (`release::check::constraints`) must verify. Heuristic methods refuse them.
 
 pub mod links;
 pub mod repair;
@@ -9,46 +10,53 @@ use crate::data::dataset::Dataset;
 use crate::data::schema::Role;
 use crate::data::table::is_missing;
 use crate::error::{at_cell, input, Result};
-use clap::Args;
+use crate::settings::Setting;
 use optik_models::{ClassConstraints, Diversity};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The extra constraint flags.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ConstraintArgs {
-    /// Optimal only: every class holds at least L distinct values of --sensitive.
-    #[arg(long, value_name = "L", requires = "sensitive")]
+/// The extra class constraints asked for.
+#[derive(Debug, Clone, Default)]
+pub struct ClassConstraintOptions {
+    /// Every class holds at least this many distinct values of `sensitive`.
     pub l_diversity: Option<u32>,
-    /// Sensitive column of --l-diversity (released, not a quasi-identifier).
-    #[arg(long, value_name = "COL", requires = "l_diversity")]
+    /// Sensitive column of `l_diversity` (released, not a quasi-identifier).
     pub sensitive: Option<String>,
-    /// Optimal only: CSV of `kind,a,b` lines, kind must or cannot, a and b 1-based data-row
-    /// numbers (or values of --link-key).
-    #[arg(long, value_name = "FILE")]
+    /// CSV of `kind,a,b` lines, kind must or cannot, a and b 1-based data-row numbers (or values
+    /// of `link_key`).
     pub links: Option<PathBuf>,
-    /// Column whose values name the records of --links (each value on one row).
-    #[arg(long, value_name = "COL", requires = "links")]
+    /// Column whose values name the records of `links` (each value on one row).
     pub link_key: Option<String>,
-    /// Optimal only: no class larger than M records.
-    #[arg(long, value_name = "M")]
+    /// No class larger than this many records.
     pub max_class_size: Option<u32>,
+}
+
+/// What was requested (record indices = release rows).
+#[derive(Clone, Debug, Default)]
+pub struct Requested {
+    /// (l, sensitive column name).
+    pub diversity: Option<(u32, String)>,
+    pub must: Vec<(u32, u32)>,
+    pub cannot: Vec<(u32, u32)>,
+    pub max_size: Option<u32>,
+    /// The links file, for the report.
+    pub links_file: Option<String>,
 }
 
 /// The constraints ready for an engine, and what the release check needs.
 #[derive(Clone, Debug, Default)]
 pub struct Loaded {
     pub model: ClassConstraints,
-    pub requested: crate::release::check::constraints::Requested,
+    pub requested: Requested,
 }
 
-impl ConstraintArgs {
+impl ClassConstraintOptions {
     /// True when any extra constraint is asked for.
     pub fn any(&self) -> bool {
         self.l_diversity.is_some() || self.links.is_some() || self.max_class_size.is_some()
     }
 
-    /// Files read by these flags (never to be overwritten).
+    /// Files these options read (never to be overwritten).
     pub fn inputs(&self) -> Vec<&std::path::Path> {
         self.links.iter().map(PathBuf::as_path).collect()
     }
@@ -58,19 +66,21 @@ impl ConstraintArgs {
         let mut out = Loaded::default();
         if let (Some(l), Some(name)) = (self.l_diversity, &self.sensitive) {
             if l == 0 {
-                return Err(input("--l-diversity must be at least 1"));
+                return Err(input(format!("{} must be at least 1", Setting::LDiversity)));
             }
             let c = ds.table.column(name)?;
             match ds.roles[c] {
                 Some(Role::Quasi) => {
                     return Err(input(format!(
-                        "--sensitive {name} is a quasi-identifier; give a sensitive column"
+                        "{} {name} is a quasi-identifier; give a sensitive column",
+                        Setting::Sensitive
                     )))
                 }
                 Some(Role::Sensitive | Role::Insensitive) => {}
                 _ => {
                     return Err(input(format!(
-                        "--sensitive {name} is not released (an identifier or the k column), so its diversity cannot be shown"
+                        "{} {name} is not released (an identifier or the k column), so its diversity cannot be shown",
+                        Setting::Sensitive
                     )))
                 }
             }
@@ -83,7 +93,7 @@ impl ConstraintArgs {
                         &ds.table.path,
                         ds.table.lines[r],
                         name,
-                        "missing value in the --sensitive column",
+                        format!("missing value in the {} column", Setting::Sensitive),
                     ));
                 }
                 let next = ids.len() as u32;
@@ -102,7 +112,10 @@ impl ConstraintArgs {
         }
         if let Some(m) = self.max_class_size {
             if m == 0 {
-                return Err(input("--max-class-size must be at least 1"));
+                return Err(input(format!(
+                    "{} must be at least 1",
+                    Setting::MaxClassSize
+                )));
             }
             out.model.max_size = Some(m);
             out.requested.max_size = Some(m);

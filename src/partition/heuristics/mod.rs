@@ -29,25 +29,27 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 
 /// Which heuristic to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Method {
+pub enum Heuristic {
     /// Maximum distance to average vector (Domingo-Ferrer & Torra).
     Mdav,
     /// Greedy k-member clustering (Byun et al.).
-    #[value(name = "kmember")]
     KMember,
     /// Median partitioning (LeFevre et al.).
     Mondrian,
 }
 
-impl Method {
-    /// The name used on the command line and in reports.
+impl Heuristic {
+    /// Every heuristic.
+    pub const ALL: [Heuristic; 3] = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian];
+
+    /// The name used in settings and reports.
     pub fn name(self) -> &'static str {
         match self {
-            Method::Mdav => "mdav",
-            Method::KMember => "kmember",
-            Method::Mondrian => "mondrian",
+            Heuristic::Mdav => "mdav",
+            Heuristic::KMember => "kmember",
+            Heuristic::Mondrian => "mondrian",
         }
     }
 }
@@ -64,7 +66,7 @@ impl Method {
 /// (k_i form). In the k form eq. 5.5 is eq. 5.4 exactly.
 /// [`Personalised`](KMemberCost::Personalised) depends on `k_r` and really chooses differently
 /// in the k_i form: it charges a record for the class growth its own k_r would force.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum KMemberCost {
     /// Eq. 5.3: `(|e|+1)·diam(e∪r) − |e|·diam(e)`.
@@ -76,7 +78,14 @@ pub enum KMemberCost {
 }
 
 impl KMemberCost {
-    /// The name used on the command line and in reports.
+    /// Every cost.
+    pub const ALL: [KMemberCost; 3] = [
+        KMemberCost::Original,
+        KMemberCost::Corrected,
+        KMemberCost::Personalised,
+    ];
+
+    /// The name used in settings and reports.
     pub fn name(self) -> &'static str {
         match self {
             KMemberCost::Original => "original",
@@ -99,7 +108,7 @@ impl KMemberCost {
 }
 
 /// Which privacy model the heuristic enforces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Form {
     /// Personalised: every record's own k_i.
@@ -109,7 +118,10 @@ pub enum Form {
 }
 
 impl Form {
-    /// The name used on the command line and in reports.
+    /// Every form.
+    pub const ALL: [Form; 2] = [Form::Ki, Form::K];
+
+    /// The name used in settings and reports.
     pub fn name(self) -> &'static str {
         match self {
             Form::Ki => "ki",
@@ -121,11 +133,11 @@ impl Form {
 /// Everything that selects one heuristic run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct HeuristicOptions {
-    pub method: Method,
+    pub method: Heuristic,
     pub form: Form,
-    /// Only used by [`Method::KMember`].
+    /// Only used by [`Heuristic::KMember`].
     pub cost: KMemberCost,
-    /// Only used by [`Method::KMember`] (its first record).
+    /// Only used by [`Heuristic::KMember`] (its first record).
     pub seed: u64,
 }
 
@@ -156,9 +168,9 @@ pub fn run(
     assert_eq!(dist.len(), qi.n, "distance over the same records");
     let ks = effective_k(opts.form, k);
     let p = match opts.method {
-        Method::Mdav => mdav(dist, &ks, progress),
-        Method::KMember => kmember(dist, &ks, opts.cost, opts.seed, progress),
-        Method::Mondrian => mondrian(qi, &ks, progress),
+        Heuristic::Mdav => mdav(dist, &ks, progress),
+        Heuristic::KMember => kmember(dist, &ks, opts.cost, opts.seed, progress),
+        Heuristic::Mondrian => mondrian(qi, &ks, progress),
     };
     debug_assert!(
         p.violations(k).is_empty(),
@@ -318,35 +330,27 @@ pub(crate) mod testutil {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
-    fn names_round_trip_through_clap_and_serde() {
-        for m in Method::value_variants() {
-            let v = m.to_possible_value().unwrap();
-            assert_eq!(v.get_name(), m.name());
+    fn report_names_are_the_serialised_names() {
+        for m in Heuristic::ALL {
             assert_eq!(
-                serde_json::to_string(m).unwrap(),
+                serde_json::to_string(&m).unwrap(),
                 format!("\"{}\"", m.name())
             );
         }
-        for c in KMemberCost::value_variants() {
-            let v = c.to_possible_value().unwrap();
-            assert_eq!(v.get_name(), c.name());
+        for c in KMemberCost::ALL {
             assert_eq!(
-                serde_json::to_string(c).unwrap(),
+                serde_json::to_string(&c).unwrap(),
                 format!("\"{}\"", c.name())
             );
         }
-        for f in Form::value_variants() {
-            let v = f.to_possible_value().unwrap();
-            assert_eq!(v.get_name(), f.name());
+        for f in Form::ALL {
             assert_eq!(
-                serde_json::to_string(f).unwrap(),
+                serde_json::to_string(&f).unwrap(),
                 format!("\"{}\"", f.name())
             );
         }
-        assert_eq!(Method::from_str("kmember", false), Ok(Method::KMember));
     }
 
     #[test]
@@ -404,20 +408,20 @@ mod tests {
     fn run_dispatches_every_method_and_form() {
         let (qi, d) = testutil::line(&[0.0, 1.0, 2.0, 3.0, 10.0, 11.0, 12.0, 13.0]);
         let k = [2, 1, 3, 1, 2, 2, 1, 1];
-        for method in Method::value_variants() {
-            for form in Form::value_variants() {
-                for cost in KMemberCost::value_variants() {
+        for method in Heuristic::ALL {
+            for form in Form::ALL {
+                for cost in KMemberCost::ALL {
                     let opts = HeuristicOptions {
-                        method: *method,
-                        form: *form,
-                        cost: *cost,
+                        method,
+                        form,
+                        cost,
                         seed: 7,
                     };
                     let bar = ProgressBar::hidden();
                     let p = run(&opts, &qi, &d, &k, &bar);
                     assert_eq!(p.len(), 8);
                     assert!(p.violations(&k).is_empty(), "{opts:?}");
-                    if *form == Form::K {
+                    if form == Form::K {
                         assert!(p.violations(&[3; 8]).is_empty(), "{opts:?}");
                     }
                     assert_eq!(bar.position(), 8, "{opts:?}: progress counts every record");

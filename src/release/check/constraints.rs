@@ -5,20 +5,9 @@
 
 use crate::data::table::Table;
 use crate::error::Result;
+use crate::partition::constraints::Requested;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
-
-/// What was requested (record indices = release rows).
-#[derive(Clone, Debug, Default)]
-pub struct Requested {
-    /// (l, sensitive column name).
-    pub diversity: Option<(u32, String)>,
-    pub must: Vec<(u32, u32)>,
-    pub cannot: Vec<(u32, u32)>,
-    pub max_size: Option<u32>,
-    /// The links file, for the report.
-    pub links_file: Option<String>,
-}
 
 /// l-diversity as found in the release.
 #[derive(Clone, Debug, PartialEq, Serialize)]

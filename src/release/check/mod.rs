@@ -10,7 +10,6 @@ use crate::data::table::Table;
 use crate::error::{in_file, Result};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::path::Path;
 
 /// Outcome of a check.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,17 +34,6 @@ pub struct Violation {
     pub line: u64,
     pub k: u32,
     pub group_size: usize,
-}
-
-/// Checks a released file against per-row k_i (`k[r]` for data row r).
-pub fn check_file(
-    path: &Path,
-    delimiter: Option<u8>,
-    quasi: &[String],
-    k: &[u32],
-) -> Result<CheckReport> {
-    let table = Table::read(path, delimiter)?;
-    check_table(&table, quasi, k)
 }
 
 /// Checks an already read release.

@@ -7,6 +7,7 @@ use super::PartitionPicture;
 use crate::data::distance::RecordDistance;
 use crate::data::qi::{QiTable, Values};
 use crate::error::{input, Result};
+use crate::settings::Setting;
 use crate::Partition;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -31,7 +32,7 @@ pub enum Axes {
 }
 
 impl Axes {
-    /// Parses `--plot-axes a,b` against the quasi-identifiers.
+    /// Parses the picture's axes `a,b` against the quasi-identifiers.
     pub fn parse(spec: &str, qi: &QiTable) -> Result<Axes> {
         let names: Vec<&str> = spec.split(',').map(str::trim).collect();
         let all = || {
@@ -43,7 +44,8 @@ impl Axes {
         };
         if names.len() != 2 || names.iter().any(|n| n.is_empty()) {
             return Err(input(format!(
-                "--plot-axes takes two quasi-identifiers as a,b (got '{spec}'; quasi-identifiers: {})",
+                "{} takes two quasi-identifiers as a,b (got '{spec}'; quasi-identifiers: {})",
+                Setting::PlotAxes,
                 all()
             )));
         }
@@ -53,7 +55,8 @@ impl Axes {
                 .position(|a| a.name == n)
                 .ok_or_else(|| {
                     input(format!(
-                        "--plot-axes: '{n}' is not a quasi-identifier (quasi-identifiers: {})",
+                        "{}: '{n}' is not a quasi-identifier (quasi-identifiers: {})",
+                        Setting::PlotAxes,
                         all()
                     ))
                 })
@@ -61,7 +64,8 @@ impl Axes {
         let (a, b) = (find(names[0])?, find(names[1])?);
         if a == b {
             return Err(input(format!(
-                "--plot-axes: give two different quasi-identifiers (got '{spec}')"
+                "{}: give two different quasi-identifiers (got '{spec}')",
+                Setting::PlotAxes
             )));
         }
         Ok(Axes::Attributes(a, b))
