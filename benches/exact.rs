@@ -13,11 +13,10 @@
 //!   that n (they do not scale; column generation runs everywhere)
 //! - `OPTIK_BENCH_TIME` [60] seconds per run, `OPTIK_BENCH_SEEDS` [1], `OPTIK_BENCH_CRITERION` [dbil]
 
-use optik::data::dataset::{Dataset, LoadOptions};
-use optik::data::k_source::KSource;
-use optik::data::schema::Schema;
-use optik::partition::exact::{solve, Engine, ExactOptions};
-use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use optik::{
+    run_heuristic, solve_exact as solve, Dataset, Engine, ExactOptions, Form, Heuristic,
+    HeuristicOptions, KChoice, KMemberCost, KSettings, KSource, LoadOptions, Schema, SchemaSource,
+};
 use optik_models::cp::{objective_of, Search};
 use optik_models::Criterion;
 use std::path::{Path, PathBuf};
@@ -45,7 +44,10 @@ fn parse_dists(s: &str) -> Vec<(String, Vec<(u32, f64)>)> {
         .filter(|x| !x.trim().is_empty())
         .map(|spec| {
             let (name, dist) = spec.split_once(':').expect("name:k:p,...");
-            let dist = optik::data::k_source::parse_distribution(dist).expect("k:p list");
+            let dist = match KSettings::new(KChoice::Distribution(dist.to_string())).source() {
+                Ok(KSource::Distribution { dist, .. }) => dist,
+                other => panic!("{dist}: not a k:p list ({other:?})"),
+            };
             (name.trim().to_string(), dist)
         })
         .collect()
@@ -115,29 +117,28 @@ fn main() {
             };
             let ds = Dataset::load(
                 path,
-                Schema::read(schema).unwrap(),
+                Schema::load(&SchemaSource::File(schema.to_path_buf())).unwrap(),
                 &ks,
                 &LoadOptions::default(),
             )
             .unwrap();
             let n = ds.n();
             let dist_fn = ds.distance();
-            let scale = optik::data::distance::DEFAULT_SCALE;
-            let inst = dist_fn.instance(ds.k.clone(), scale).unwrap();
+            let scale = optik::DEFAULT_SCALE;
+            let inst = dist_fn.instance(ds.k().to_vec(), scale).unwrap();
             let hidden = indicatif::ProgressBar::hidden();
             let heur: Vec<i64> = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian]
                 .into_iter()
                 .map(|method| {
-                    let p = heuristics::run(
+                    let p = run_heuristic(
+                        &ds,
+                        &dist_fn,
                         &HeuristicOptions {
                             method,
                             form: Form::Ki,
                             cost: KMemberCost::Personalised,
                             seed: *seed,
                         },
-                        &ds.qi,
-                        &dist_fn,
-                        &ds.k,
                         &hidden,
                     );
                     objective_of(&inst, &p, criterion)

@@ -7,10 +7,10 @@
 //! sizes and `OPTIK_BENCH_METHODS=mdav,mondrian` the methods.
 
 use indicatif::ProgressBar;
-use optik::data::dataset::{Dataset, LoadOptions};
-use optik::data::k_source::KSource;
-use optik::data::schema::Schema;
-use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use optik::{
+    run_heuristic, Dataset, Form, Heuristic, HeuristicOptions, KMemberCost, KSource, LoadOptions,
+    Schema, SchemaSource,
+};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -99,7 +99,7 @@ fn main() {
     for &n in &sizes {
         let n = n.min(total);
         let csv = write_sample(dir.path(), &text, n);
-        let schema = Schema::read(&schema_path).expect("schema");
+        let schema = Schema::load(&SchemaSource::File(schema_path.to_path_buf())).expect("schema");
         let ds = Dataset::load(&csv, schema, &ks, &LoadOptions::default()).expect("load");
         let dist = ds.distance();
         for &(method, form, cost) in &runs {
@@ -110,10 +110,10 @@ fn main() {
                 seed: 1,
             };
             let start = Instant::now();
-            let p = heuristics::run(&opts, &ds.qi, &dist, &ds.k, &ProgressBar::hidden());
+            let p = run_heuristic(&ds, &dist, &opts, &ProgressBar::hidden());
             let secs = start.elapsed().as_secs_f64();
             assert!(
-                p.violations(&ds.k).is_empty(),
+                p.violations(ds.k()).is_empty(),
                 "{opts:?} is not k_i-anonymous"
             );
             let dbil: f64 = p

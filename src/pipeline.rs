@@ -38,6 +38,31 @@ pub struct AnonymiseOptions {
     pub started: Instant,
 }
 
+impl AnonymiseOptions {
+    /// `solver` with the dbil criterion, seed 0, no class constraint or class column, the
+    /// release listed as `release.csv`, started now.
+    pub fn new(solver: Solver) -> AnonymiseOptions {
+        let criterion = match &solver {
+            Solver::Exact(e) => e.criterion,
+            Solver::Heuristic(_) => Criterion::Dbil,
+        };
+        AnonymiseOptions {
+            solver,
+            criterion,
+            seed: 0,
+            constraints: ClassConstraintOptions::default(),
+            class_column: None,
+            outputs: OutputSummary {
+                release: "release.csv".to_string(),
+                report: None,
+                plot: None,
+                html: None,
+            },
+            started: Instant::now(),
+        }
+    }
+}
+
 /// A verified anonymisation.
 #[derive(Clone, Debug)]
 pub struct Anonymised {

@@ -4,8 +4,8 @@
 //! writes the [`Setting`] itself, never a command-line flag: the library knows nothing of the
 //! command line. How a setting is spelled is the front end's choice, made once per process with
 //! [`spell_with`]: by default the library's own names (`drop_missing`, the fields of its option
-//! structs and the keys of a bench spec); the `optik` binary spells them as its flags
-//! (`--drop-missing`), so its messages read exactly as the flags the user typed.
+//! structs and the keys of a bench spec); the `optik` binary spells them as its flags, so its
+//! messages read exactly as the flags the user typed.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -160,7 +160,7 @@ static SPELLING: OnceLock<fn(Setting) -> &'static str> = OnceLock::new();
 
 /// Makes every later message spell settings with `spelling` instead of their library names.
 /// The first call wins: a process has one front end.
-pub fn spell_with(spelling: fn(Setting) -> &'static str) {
+pub(crate) fn spell_with(spelling: fn(Setting) -> &'static str) {
     let _ = SPELLING.set(spelling);
 }
 

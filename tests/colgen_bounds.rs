@@ -5,9 +5,7 @@
 
 mod common;
 use common::{adult_sample, adult_schema};
-use optik::data::dataset::{Dataset, LoadOptions};
-use optik::data::k_source::KSource;
-use optik::data::schema::Schema;
+use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use optik_models::{solve_colgen, ColgenOptions, Criterion, Status};
 use std::time::Duration;
 
@@ -15,7 +13,7 @@ use std::time::Duration;
 fn early_stops_report_bounds_below_the_optimum() {
     let dir = tempfile::tempdir().unwrap();
     let csv = adult_sample(dir.path(), 100);
-    let schema = Schema::read(&adult_schema(dir.path())).unwrap();
+    let schema = Schema::load(&SchemaSource::File(adult_schema(dir.path()))).unwrap();
     let ds = Dataset::load(
         &csv,
         schema,
@@ -26,7 +24,7 @@ fn early_stops_report_bounds_below_the_optimum() {
         &LoadOptions::default(),
     )
     .unwrap();
-    let inst = ds.distance().instance(ds.k.clone(), 1000.0).unwrap();
+    let inst = ds.distance().instance(ds.k().to_vec(), 1000.0).unwrap();
     let full = solve_colgen(
         &inst,
         ColgenOptions {

@@ -1,15 +1,10 @@
 //! `optik experiment` (seed 001 §5.5): the grids run through the CLI, write their summary,
 //! CSV and well-formed heatmaps, meet the invariants of the comparison (all-moderate and
-//! all-conservative cells equal their baselines), and deletion costs one unit per attribute.
+//! all-conservative cells equal their baselines).
 
 mod common;
 use common::{adult_sample, adult_schema, optik, shared_data};
-use optik::data::dataset::{Dataset, RowSample};
-use optik::data::k_source::KSource;
-use optik::data::schema::Schema;
-use optik::data::table::Table;
-use optik::experiments::Sample;
-use optik::partition::heuristics::Heuristic;
+use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use std::path::Path;
 
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -132,72 +127,6 @@ fn table53_has_every_cell() {
     assert!(!dir.path().join("x").exists());
 }
 
-#[test]
-fn deleted_records_cost_one_unit_per_attribute() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = adult_sample(dir.path(), 120);
-    let schema = Schema::read(&adult_schema(dir.path())).unwrap();
-    let table = Table::read(&csv, schema.delimiter).unwrap();
-    let ds = Dataset::from_table(
-        table.clone(),
-        schema.clone(),
-        &KSource::Uniform { k: 1 },
-        true,
-        RowSample::All,
-    )
-    .unwrap();
-    let dist = ds.distance();
-    let s = Sample {
-        ds,
-        dist,
-        axes: Vec::new(),
-    };
-    assert_eq!(s.ds.qi.max_distance(), 8.0);
-    // Every 10th record is a conservative (k_i = 7), the others moderates (5).
-    let k: Vec<u32> = (0..s.n())
-        .map(|i| if i % 10 == 0 { 7 } else { 5 })
-        .collect();
-    let (dbil, deleted) = s.dbil_after_deletion(Heuristic::KMember, &k, 5, 1).unwrap();
-    assert_eq!(deleted, 12);
-    // The same: the kept rows loaded as a table of their own, made 5-anonymous, plus 12 × 8.
-    let mut kept = table.clone();
-    let keep: Vec<usize> = (0..table.len()).filter(|i| i % 10 != 0).collect();
-    kept.rows = keep.iter().map(|&i| table.rows[i].clone()).collect();
-    kept.lines = keep.iter().map(|&i| table.lines[i]).collect();
-    let ds_kept = Dataset::from_table(
-        kept,
-        schema,
-        &KSource::Uniform { k: 1 },
-        true,
-        RowSample::All,
-    )
-    .unwrap();
-    let d_kept = ds_kept.distance();
-    let direct = optik::experiments::dbil_of(
-        &ds_kept.qi,
-        &d_kept,
-        Heuristic::KMember,
-        &vec![5; keep.len()],
-        1,
-    );
-    assert!(
-        (dbil - (direct + 96.0)).abs() < 1e-9,
-        "{dbil} vs {direct} + 96"
-    );
-    // No conservative: nothing deleted, the cost is plain k_m-anonymity.
-    let (none, deleted) = s
-        .dbil_after_deletion(Heuristic::Mdav, &vec![5; s.n()], 5, 1)
-        .unwrap();
-    assert_eq!(deleted, 0);
-    assert_eq!(none, s.dbil(Heuristic::Mdav, &vec![5; s.n()], 1));
-    // Fewer kept records than k_m: every record is deleted.
-    let all7: Vec<u32> = (0..s.n()).map(|i| if i < 3 { 5 } else { 7 }).collect();
-    assert_eq!(
-        s.dbil_after_deletion(Heuristic::Mdav, &all7, 5, 1).unwrap(),
-        (8.0 * 120.0, 120)
-    );
-}
-
 /// `--rows all` runs on every complete record of the table (the seed's table 5.3 setting);
 /// a row count that is not a positive number or `all` is refused with a one-line error.
 #[test]
@@ -205,16 +134,17 @@ fn rows_all_takes_the_whole_table() {
     let dir = tempfile::tempdir().unwrap();
     let csv = adult_sample(dir.path(), 150);
     let schema = adult_schema(dir.path());
-    let complete = Dataset::from_table(
-        Table::read(&csv, None).unwrap(),
-        Schema::read(&schema).unwrap(),
+    let complete = Dataset::load(
+        &csv,
+        Schema::load(&SchemaSource::File(schema.clone())).unwrap(),
         &KSource::Uniform { k: 1 },
-        true,
-        RowSample::All,
+        &LoadOptions {
+            delimiter: None,
+            drop_missing: true,
+        },
     )
     .unwrap()
-    .rows
-    .len();
+    .n();
     assert!(complete > 100);
     let exp = |rows: &str, out: &Path| {
         optik()

@@ -5,10 +5,8 @@
 
 mod common;
 use common::{instance, optik};
-use optik::data::dataset::{Dataset, LoadOptions};
-use optik::data::k_source::KSource;
-use optik::data::schema::Schema;
 use optik::Criterion;
+use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use optik_models::brute_force::brute_force;
 use optik_models::cp::explain::{explain, Event, ExplainOptions, Lit, Op, Trace, Var};
 use optik_models::cp::Search;
@@ -37,7 +35,7 @@ fn load(csv: &Path, schema: Schema) -> Instance {
         &LoadOptions::default(),
     )
     .unwrap();
-    ds.distance().instance(ds.k.clone(), 1000.0).unwrap()
+    ds.distance().instance(ds.k().to_vec(), 1000.0).unwrap()
 }
 
 /// Runs `optik explain` writing trace and tree into `dir`; returns (trace, svg).
@@ -101,7 +99,14 @@ fn seed_example(dir: &Path, extra: &[&str]) -> (String, String, Instance) {
     let csv = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
     let (trace, svg) = run(dir, &csv, &["--schema", schema.to_str().unwrap()], extra);
-    (trace, svg, load(&csv, Schema::read(&schema).unwrap()))
+    (
+        trace,
+        svg,
+        load(
+            &csv,
+            Schema::load(&SchemaSource::File(schema.clone())).unwrap(),
+        ),
+    )
 }
 
 #[test]
@@ -195,7 +200,10 @@ fn random_table(dir: &Path, n: usize, seed: u64) -> PathBuf {
 fn random_eight_record_table_every_criterion() {
     let dir = tempfile::tempdir().unwrap();
     let csv = random_table(dir.path(), 8, 8);
-    let inst = load(&csv, Schema::from_qi_list("age,sex").unwrap());
+    let inst = load(
+        &csv,
+        Schema::load(&SchemaSource::QiList("age,sex".into())).unwrap(),
+    );
     for (criterion, search) in [
         ("dbil", "autonomous"),
         ("wcsd", "switching"),

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 /// How a sensitive attribute's values are ordered or organised for t-closeness.
 #[derive(Clone, Debug, Default)]
-pub struct SensitiveKind {
+pub(crate) struct SensitiveKind {
     /// The attribute's ordered levels, when given.
     pub levels: Option<Vec<String>>,
     /// The attribute's hierarchy, when given.
@@ -57,7 +57,7 @@ pub struct DiversityReport {
 }
 
 /// Largest l such that a class with these counts satisfies recursive (c, l).
-pub fn recursive_l(counts: &[usize], c: f64) -> usize {
+pub(crate) fn recursive_l(counts: &[usize], c: f64) -> usize {
     let mut r: Vec<usize> = counts.iter().copied().filter(|&x| x > 0).collect();
     r.sort_unstable_by(|a, b| b.cmp(a));
     let mut best = 0;
@@ -71,12 +71,12 @@ pub fn recursive_l(counts: &[usize], c: f64) -> usize {
 }
 
 /// Equal-distance EMD.
-pub fn emd_equal(p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_equal(p: &[f64], q: &[f64]) -> f64 {
     0.5 * p.iter().zip(q).map(|(a, b)| (a - b).abs()).sum::<f64>()
 }
 
 /// Ordered-distance EMD (`p`, `q` in the attribute's order).
-pub fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
     let m = p.len();
     if m <= 1 {
         return 0.0;
@@ -91,7 +91,7 @@ pub fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
 }
 
 /// Hierarchical EMD; `p`, `q` indexed by the hierarchy's leaves.
-pub fn emd_hierarchical(h: &Hierarchy, p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_hierarchical(h: &Hierarchy, p: &[f64], q: &[f64]) -> f64 {
     let height = h.height();
     if height == 0 {
         return 0.0;
@@ -159,7 +159,7 @@ fn order(s: &Column, kind: &SensitiveKind) -> Result<Option<Vec<usize>>> {
 }
 
 /// Computes the report of one sensitive attribute over the classes' members.
-pub fn report(
+pub(crate) fn report(
     s: &Column,
     members: &[Vec<usize>],
     kind: &SensitiveKind,

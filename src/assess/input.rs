@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The original table, read with the same schema.
-pub struct Original {
+pub(crate) struct Original {
     pub path: PathBuf,
     pub table: Table,
     /// Kept rows (all, or those without a missing quasi-identifier).
@@ -35,7 +35,7 @@ pub struct Original {
 }
 
 /// Everything loaded.
-pub struct Data {
+pub(crate) struct Data {
     pub path: PathBuf,
     pub schema: Schema,
     pub table: Table,
@@ -56,7 +56,7 @@ pub struct Data {
 
 impl Data {
     /// Number of records.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.rows.len()
     }
 }
@@ -97,7 +97,7 @@ fn pairs(setting: Setting, items: &[String]) -> Result<Vec<(String, String)>> {
 }
 
 /// Loads and validates everything the assessment of the table at `path` needs.
-pub fn load(
+pub(crate) fn load(
     path: &Path,
     mut schema: Schema,
     ks: Option<KSource>,
@@ -211,7 +211,7 @@ pub fn load(
     };
     for (name, file) in pairs(Setting::SensitiveHierarchy, &a.sensitive_hierarchy)? {
         let i = find(Setting::SensitiveHierarchy, &name)?;
-        kinds[i].hierarchy = Some(Arc::new(Hierarchy::read(std::path::Path::new(&file))?));
+        kinds[i].hierarchy = Some(Arc::new(Hierarchy::read(Path::new(&file))?));
     }
     for (name, levels) in pairs(Setting::SensitiveLevels, &a.sensitive_levels)? {
         let i = find(Setting::SensitiveLevels, &name)?;
@@ -345,7 +345,9 @@ fn domain_for(
 }
 
 /// Known values of a column in the table and the original (for the semantic partitions).
-pub fn known_values(d: &Data) -> impl Fn(&str) -> Option<std::collections::HashSet<String>> + '_ {
+pub(crate) fn known_values(
+    d: &Data,
+) -> impl Fn(&str) -> Option<std::collections::HashSet<String>> + '_ {
     move |name: &str| {
         let c = d.table.headers.iter().position(|h| h == name)?;
         let mut set: std::collections::HashSet<String> =

@@ -18,16 +18,16 @@
 //!
 //! Definitions, edge cases and the seeds' worked examples are in `docs/assess.md`.
 
-pub mod classes;
-pub mod column;
-pub mod discovery;
-pub mod diversity;
-pub mod dr;
-pub mod generalised;
-pub mod input;
-pub mod risk;
-pub mod semantic;
-pub mod utility;
+pub(crate) mod classes;
+pub(crate) mod column;
+pub(crate) mod discovery;
+pub(crate) mod diversity;
+pub(crate) mod dr;
+pub(crate) mod generalised;
+pub(crate) mod input;
+pub(crate) mod risk;
+pub(crate) mod semantic;
+pub(crate) mod utility;
 
 use crate::data::dataset::LoadOptions;
 use crate::data::distance::RecordDistance;

@@ -6,7 +6,7 @@
 //!   1 − Σ_A Σ_i level_A(i)/(|QI|·n) and Xiao & Tao's **ILoss** Σ_i Σ_A w_A·ILoss(cell) (with
 //!   its per-record average and the share of the worst possible, every cell `*`), from the
 //!   cell readings of [`super::generalised`].
-//! - With an `--original` of the same number of rows in the same order (optik releases keep
+//! - With an original table of the same number of rows in the same order (optik releases keep
 //!   the input order): **DBIL** and **SBIL** of the classes over the original records
 //!   (`crate::partition::metrics::compute`), and the **non-uniform entropy** Σ_i Σ_A −log2 P(orig_A(i) |
 //!   rel_A(i)), P the share of the records released as rel_A(i) whose original is orig_A(i)
@@ -14,7 +14,7 @@
 //!   value: Σ_i Σ_A −log2 P(orig_A(i))).
 //! - The **a-posteriori utility** (seed 000 ch. 6, eq. 6.3): for each sensitive attribute X,
 //!   SeDR_X of each quasi-identifier and of all of them together, where X and the keys are
-//!   first mapped through their semantic partitions (`--semantic`, eq. 6.2); with `--original`
+//!   first mapped through their semantic partitions (eq. 6.2); with the original
 //!   the same figures on the original table and the difference release − original.
 
 use super::column::Column;
@@ -25,7 +25,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// DM of classes of these sizes given each class's largest k_i.
-pub fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
+pub(crate) fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
     sizes
         .iter()
         .zip(kmax)
@@ -40,7 +40,7 @@ pub fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
 }
 
 /// C_AVG = (Σ_i 1/k_i)/|E|.
-pub fn cavg(k: &[u32], classes: usize) -> f64 {
+pub(crate) fn cavg(k: &[u32], classes: usize) -> f64 {
     k.iter().map(|&x| 1.0 / x as f64).sum::<f64>() / classes as f64
 }
 
@@ -70,7 +70,7 @@ pub struct AttributeLoss {
 }
 
 /// Precision and ILoss; `weights` per quasi-identifier.
-pub fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
+pub(crate) fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
     let n = qi.first().map_or(0, |q| q.column.len()).max(1) as f64;
     let mut level_sum = 0.0;
     let mut iloss = 0.0;
@@ -120,7 +120,7 @@ pub fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
 
 /// Non-uniform entropy of released columns against their aligned originals: (total bits,
 /// maximum bits).
-pub fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, f64) {
+pub(crate) fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, f64) {
     let mut total = 0.0;
     let mut max = 0.0;
     for (rel, orig) in released.iter().zip(original) {
@@ -144,7 +144,7 @@ pub fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct APosteriori {
     pub attribute: String,
-    /// True when `--semantic` partitions the attribute.
+    /// True when a semantic partition covers the attribute.
     pub semantic: bool,
     /// SeDR of each key attribute, then of all keys together (last).
     pub keys: Vec<KeyUtility>,
@@ -154,7 +154,7 @@ pub struct APosteriori {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KeyUtility {
     pub attributes: Vec<String>,
-    /// Whether `--semantic` partitions the key attributes (all that do are applied).
+    /// Whether semantic partitions cover the key attributes (all that do are applied).
     pub semantic: bool,
     pub release: f64,
     pub original: Option<f64>,
@@ -175,7 +175,7 @@ fn sedrs(x: &Column, keys: &[&Column], semantic: &Semantic) -> Vec<f64> {
 
 /// The a-posteriori utility of sensitive attribute `x` with keys `qi`; `original` gives the
 /// same attribute and keys in the original table.
-pub fn a_posteriori(
+pub(crate) fn a_posteriori(
     x: &Column,
     qi: &[&Column],
     original: Option<(&Column, Vec<&Column>)>,
@@ -204,7 +204,7 @@ pub fn a_posteriori(
 }
 
 /// True when a cover is a single original value (used to tell generalised cells apart).
-pub fn is_point(c: &Cover) -> bool {
+pub(crate) fn is_point(c: &Cover) -> bool {
     match c {
         Cover::Numeric { lo, hi, .. } => lo == hi,
         Cover::Ordinal { lo, hi } => lo == hi,

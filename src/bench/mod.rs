@@ -6,7 +6,7 @@
 
 mod plots;
 mod results;
-pub mod spec;
+pub(crate) mod spec;
 
 use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
@@ -27,13 +27,13 @@ use spec::{MethodSpec, Spec};
 use std::time::Instant;
 
 /// File names inside the output folder.
-pub const RESULTS_CSV: &str = "results.csv";
-pub const RESULTS_MD: &str = "results.md";
-pub const SPEC_COPY: &str = "spec.toml";
+pub(crate) const RESULTS_CSV: &str = "results.csv";
+pub(crate) const RESULTS_MD: &str = "results.md";
+pub(crate) const SPEC_COPY: &str = "spec.toml";
 
 /// How the grid runs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct BenchOptions {
+pub(crate) struct BenchOptions {
     /// Run the heuristic runs one at a time too (their times are then comparable).
     pub sequential: bool,
     /// No progress bar or plan on stderr.
@@ -41,7 +41,7 @@ pub struct BenchOptions {
 }
 
 /// A finished grid.
-pub struct BenchResults {
+pub(crate) struct BenchResults {
     /// The output folder's files, by name.
     pub files: Vec<(String, Vec<u8>)>,
     /// Runs made.
@@ -71,7 +71,7 @@ struct Point<'a> {
 }
 
 /// Runs the grid of `spec`; `started` is when the run started (for the wall time).
-pub fn run(spec: &Spec, a: &BenchOptions, started: Instant) -> Result<BenchResults> {
+pub(crate) fn run(spec: &Spec, a: &BenchOptions, started: Instant) -> Result<BenchResults> {
     let start = started;
     let prepared = prepare(spec)?;
     let mut points = Vec::new();

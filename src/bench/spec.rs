@@ -176,7 +176,7 @@ struct MethodFile {
 
 /// One instance of the grid: a table, its schema, the rows kept and the k_i source.
 #[derive(Clone, Debug)]
-pub struct InstanceSpec {
+pub(crate) struct InstanceSpec {
     pub name: String,
     /// The table, resolved against the spec's folder.
     pub csv: PathBuf,
@@ -192,7 +192,7 @@ pub struct InstanceSpec {
 
 impl InstanceSpec {
     /// The k_i source of this instance for one grid seed.
-    pub fn k_source(&self, seed: u64) -> Result<KSource> {
+    pub(crate) fn k_source(&self, seed: u64) -> Result<KSource> {
         KSettings {
             seed,
             ..self.k.clone()
@@ -200,14 +200,8 @@ impl InstanceSpec {
         .source()
     }
 
-    /// Whether the k_i depend on the seed (drawn from a distribution).
-    pub fn k_is_drawn(&self) -> bool {
-        matches!(self.k.choice, KChoice::Distribution(_) | KChoice::Preset(_))
-            && self.k.assign == KAssign::Random
-    }
-
     /// Short description of the k_i source for the results header.
-    pub fn k_description(&self) -> String {
+    pub(crate) fn k_description(&self) -> String {
         if self.k.assign == KAssign::Correlated {
             return match self.k_source(0) {
                 Ok(ks) => ks.describe(),
@@ -228,7 +222,7 @@ impl InstanceSpec {
 
 /// One method of the grid.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MethodSpec {
+pub(crate) struct MethodSpec {
     pub method: Method,
     /// Greedy k-member cost (k-member only).
     pub cost: KMemberCost,
@@ -244,7 +238,7 @@ pub struct MethodSpec {
 
 impl MethodSpec {
     /// Whether this method runs on the named instance.
-    pub fn runs_on(&self, instance: &str) -> bool {
+    pub(crate) fn runs_on(&self, instance: &str) -> bool {
         self.instances
             .as_ref()
             .is_none_or(|v| v.iter().any(|i| i == instance))
@@ -253,7 +247,7 @@ impl MethodSpec {
 
 /// A parsed and validated spec.
 #[derive(Clone, Debug)]
-pub struct Spec {
+pub(crate) struct Spec {
     pub path: PathBuf,
     /// The spec file's text, copied into the output folder.
     pub text: String,
@@ -267,7 +261,7 @@ pub struct Spec {
 
 impl Spec {
     /// Reads and validates a spec; every error is one line naming the spec file and the key.
-    pub fn read(path: &Path) -> Result<Spec> {
+    pub(crate) fn read(path: &Path) -> Result<Spec> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read spec: {e}")))?;
         let file: SpecFile =
@@ -408,7 +402,7 @@ impl Spec {
     }
 
     /// Input files the output folder must not contain.
-    pub fn inputs(&self) -> Vec<&Path> {
+    pub(crate) fn inputs(&self) -> Vec<&Path> {
         let mut v: Vec<&Path> = vec![&self.path];
         for i in &self.instances {
             v.push(&i.csv);

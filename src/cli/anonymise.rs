@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
-pub struct AnonymiseArgs {
+pub(crate) struct AnonymiseArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -87,7 +87,7 @@ pub struct AnonymiseArgs {
 }
 
 /// Runs `optik anonymise`; returns the report it wrote.
-pub fn run(a: &AnonymiseArgs) -> Result<Report> {
+pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
     let started = Instant::now();
     let schema = a.input.schema()?;
     let ks = a.k.source()?;

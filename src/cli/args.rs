@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Where the table and its schema come from.
 #[derive(Args, Debug, Clone)]
-pub struct InputArgs {
+pub(crate) struct InputArgs {
     /// Input table (CSV with a header row; `,` `;` or tab separated, detected).
     pub input: PathBuf,
     /// TOML schema giving every column a role and each quasi-identifier a kind.
@@ -38,7 +38,7 @@ pub struct InputArgs {
 
 impl InputArgs {
     /// The schema's source: `--schema FILE` or `--qi LIST` (exactly one, as clap enforces).
-    pub fn schema_source(&self) -> Result<SchemaSource> {
+    pub(crate) fn schema_source(&self) -> Result<SchemaSource> {
         match (&self.schema, &self.qi) {
             (Some(s), None) => Ok(SchemaSource::File(s.clone())),
             (None, Some(q)) => Ok(SchemaSource::QiList(q.clone())),
@@ -47,12 +47,12 @@ impl InputArgs {
     }
 
     /// The schema.
-    pub fn schema(&self) -> Result<Schema> {
+    pub(crate) fn schema(&self) -> Result<Schema> {
         Schema::load(&self.schema_source()?)
     }
 
     /// How to read the table.
-    pub fn load_options(&self) -> LoadOptions {
+    pub(crate) fn load_options(&self) -> LoadOptions {
         LoadOptions {
             delimiter: self.delimiter,
             drop_missing: self.drop_missing,
@@ -60,7 +60,7 @@ impl InputArgs {
     }
 
     /// The files read (never to be overwritten): the table and the schema file.
-    pub fn inputs(&self) -> Vec<&Path> {
+    pub(crate) fn inputs(&self) -> Vec<&Path> {
         let mut inputs: Vec<&Path> = vec![&self.input];
         if let Some(s) = &self.schema {
             inputs.push(s);
@@ -72,7 +72,7 @@ impl InputArgs {
 /// The privacy constraints: exactly one source of k_i.
 #[derive(Args, Debug, Clone)]
 #[group(required = true, multiple = false)]
-pub struct KArgs {
+pub(crate) struct KArgs {
     /// Uniform k-anonymity.
     #[arg(long, value_parser = k_source::parse_k)]
     pub k: Option<u32>,
@@ -90,7 +90,7 @@ pub struct KArgs {
 
 impl KArgs {
     /// The k source chosen, if any.
-    pub fn choice(&self) -> Option<KChoice> {
+    pub(crate) fn choice(&self) -> Option<KChoice> {
         if let Some(k) = self.k {
             Some(KChoice::Uniform(k))
         } else if let Some(c) = &self.k_column {
@@ -105,7 +105,7 @@ impl KArgs {
 
 /// The k_i source with the options that shape it, shared by every subcommand.
 #[derive(Args, Debug, Clone)]
-pub struct Privacy {
+pub(crate) struct Privacy {
     #[command(flatten)]
     pub choice: KArgs,
     /// k values of the liberal, moderate and conservative groups for --k-preset.
@@ -130,7 +130,7 @@ pub struct Privacy {
 
 impl Privacy {
     /// The k source these flags describe, or `None` when no k flag is given.
-    pub fn source_if_given(&self) -> Result<Option<KSource>> {
+    pub(crate) fn source_if_given(&self) -> Result<Option<KSource>> {
         match self.choice.choice() {
             None => Ok(None),
             Some(choice) => KSettings {
@@ -147,7 +147,7 @@ impl Privacy {
     }
 
     /// The k source these flags describe.
-    pub fn source(&self) -> Result<KSource> {
+    pub(crate) fn source(&self) -> Result<KSource> {
         self.source_if_given()?
             .ok_or_else(|| input("give one of --k, --k-column, --k-dist, --k-preset"))
     }
@@ -155,7 +155,7 @@ impl Privacy {
 
 /// The extra class constraints of `--method optimal`.
 #[derive(Args, Debug, Clone, Default)]
-pub struct ConstraintArgs {
+pub(crate) struct ConstraintArgs {
     /// Optimal only: every class holds at least L distinct values of --sensitive.
     #[arg(long, value_name = "L", requires = "sensitive")]
     pub l_diversity: Option<u32>,
@@ -176,7 +176,7 @@ pub struct ConstraintArgs {
 
 impl ConstraintArgs {
     /// The library's options.
-    pub fn options(&self) -> ClassConstraintOptions {
+    pub(crate) fn options(&self) -> ClassConstraintOptions {
         ClassConstraintOptions {
             l_diversity: self.l_diversity,
             sensitive: self.sensitive.clone(),
@@ -189,7 +189,7 @@ impl ConstraintArgs {
 
 /// The picture options of `optik anonymise`.
 #[derive(Args, Debug, Clone, Default)]
-pub struct PictureArgs {
+pub(crate) struct PictureArgs {
     /// Draw the partition as SVG: records placed by --plot-axes (default: a 2-D classical MDS of
     /// the distance matrix), coloured by class, each class outlined and labelled with its k_i.
     #[arg(long)]
@@ -204,7 +204,7 @@ pub struct PictureArgs {
 
 impl PictureArgs {
     /// The files these options write.
-    pub fn outputs(&self) -> Vec<&Path> {
+    pub(crate) fn outputs(&self) -> Vec<&Path> {
         self.plot
             .iter()
             .chain(self.html.iter())

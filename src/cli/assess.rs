@@ -14,7 +14,7 @@ use std::time::Instant;
 #[derive(Args, Debug)]
 // The k source is optional here: without one, the k_i-dependent figures are left out.
 #[command(mut_group("KArgs", |g| g.required(false)))]
-pub struct AssessArgs {
+pub(crate) struct AssessArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -56,7 +56,7 @@ pub struct AssessArgs {
 }
 
 /// Runs `optik assess`; returns the report it wrote.
-pub fn run(a: &AssessArgs) -> Result<AssessReport> {
+pub(super) fn run(a: &AssessArgs) -> Result<AssessReport> {
     let started = Instant::now();
     let opts = AssessOptions {
         load: a.input.load_options(),

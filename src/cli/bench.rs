@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Benchmark spec (TOML); relative paths inside resolve against its folder.
     pub spec: PathBuf,
     /// Output folder (written atomically: staged in a temporary sibling, renamed at the end).
@@ -28,7 +28,7 @@ pub struct BenchArgs {
 }
 
 /// Runs `optik bench`.
-pub fn run(a: &BenchArgs) -> Result<()> {
+pub(super) fn run(a: &BenchArgs) -> Result<()> {
     let started = Instant::now();
     let spec = Spec::read(&a.spec)?;
     StagedDir::check(&a.out, RESULTS_CSV, &spec.inputs(), a.force)?;

@@ -12,10 +12,10 @@ use clap::Args;
 use std::path::PathBuf;
 
 /// Exit code of `optik check` when the release is not k_i-anonymous.
-pub const EXIT_NOT_ANONYMOUS: i32 = 3;
+pub(super) const EXIT_NOT_ANONYMOUS: i32 = 3;
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -32,7 +32,7 @@ pub struct CheckArgs {
 }
 
 /// Runs `optik check`; returns the exit code (0 verified, 3 not k_i-anonymous).
-pub fn run(c: &CheckArgs) -> Result<i32> {
+pub(super) fn run(c: &CheckArgs) -> Result<i32> {
     let schema = c.input.schema()?;
     let ks = c.k.source()?;
     if let Some(r) = &c.report {

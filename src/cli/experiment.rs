@@ -12,7 +12,7 @@ use std::time::Instant;
 
 /// Which experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
+pub(crate) enum KindArg {
     /// Table 5.3: k_c and k_m over k_i, per distribution, level and assignment.
     Table53,
     /// Figures 5.5–5.8: the (f_l, f_c) heatmaps.
@@ -35,7 +35,7 @@ impl From<KindArg> for Kind {
 }
 
 #[derive(Args, Debug)]
-pub struct ExperimentArgs {
+pub(crate) struct ExperimentArgs {
     /// Which experiment.
     #[arg(value_enum)]
     pub kind: KindArg,
@@ -85,7 +85,7 @@ pub struct ExperimentArgs {
 
 /// How many records an experiment uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rows {
+pub(crate) enum Rows {
     /// The whole table (after dropping rows with a missing quasi-identifier).
     All,
     /// A random sample of this many records.
@@ -114,7 +114,7 @@ fn parse_rows(s: &str) -> std::result::Result<Rows, String> {
 }
 
 /// Runs `optik experiment`.
-pub fn run(a: &ExperimentArgs) -> Result<()> {
+pub(super) fn run(a: &ExperimentArgs) -> Result<()> {
     let started = Instant::now();
     StagedDir::check(&a.out, SUMMARY, &[&a.csv], a.force)?;
     let kind = Kind::from(a.kind);
@@ -175,4 +175,23 @@ fn command_line(a: &ExperimentArgs, kind: Kind) -> String {
 
 fn join<T: std::fmt::Display>(v: &[T]) -> String {
     v.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_use_the_library_names() {
+        let cli: Vec<String> = KindArg::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let lib: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(cli, lib);
+        for &v in KindArg::value_variants() {
+            let name = v.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(Kind::from(v).name(), name);
+        }
+    }
 }

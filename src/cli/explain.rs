@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -51,7 +51,7 @@ pub struct ExplainArgs {
 }
 
 /// Runs `optik explain`.
-pub fn run(a: &ExplainArgs) -> Result<()> {
+pub(super) fn run(a: &ExplainArgs) -> Result<()> {
     let schema = a.input.schema()?;
     let ks = a.k.source()?;
     let outputs: Vec<&Path> = a

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// `optik export` formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
+pub(crate) enum ExportFormat {
     /// `{"n": .., "scale": .., "k": [..], "dist": [[..]]}`.
     Json,
     /// MiniZinc data for `models/minizinc/ki_anonymity.mzn`.
@@ -22,7 +22,7 @@ pub enum ExportFormat {
 }
 
 #[derive(Args, Debug)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -45,7 +45,7 @@ pub struct ExportArgs {
 }
 
 /// Runs `optik export`: writes the instance of a table.
-pub fn run(e: &ExportArgs) -> Result<()> {
+pub(super) fn run(e: &ExportArgs) -> Result<()> {
     let schema = e.input.schema()?;
     let ks = e.k.source()?;
     check_destinations(&[&e.out], &e.input.inputs(), e.force)?;

@@ -20,13 +20,13 @@ use clap::{Parser, Subcommand};
     version,
     about = "Optimal k- and k_i-anonymous releases of small microdata tables"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Partition the records into k_i-anonymous classes, write the generalised release and a report.
     Anonymise(anonymise::AnonymiseArgs),
     /// Verify independently that a released table is k_i-anonymous (exit 3 when it is not).
@@ -45,7 +45,7 @@ pub enum Command {
 }
 
 /// How the command line spells a library setting in messages: as its flag.
-pub fn flag(setting: Setting) -> &'static str {
+pub(crate) fn flag(setting: Setting) -> &'static str {
     match setting {
         Setting::Force => "--force",
         Setting::DropMissing => "--drop-missing",

@@ -12,19 +12,19 @@ use crate::settings::Setting;
 /// Everything the partitioning and the release need from the input.
 #[derive(Clone, Debug)]
 pub struct Dataset {
-    pub table: Table,
-    pub schema: Schema,
+    pub(crate) table: Table,
+    pub(crate) schema: Schema,
     /// Role of each table column (`None`: not released, e.g. the k column).
-    pub roles: Vec<Option<Role>>,
+    pub(crate) roles: Vec<Option<Role>>,
     /// Table row of each record (rows dropped for missing values are absent).
-    pub rows: Vec<usize>,
+    pub(crate) rows: Vec<usize>,
     /// Number of rows dropped for a missing quasi-identifier (`LoadOptions::drop_missing`).
-    pub dropped: usize,
-    pub qi: QiTable,
+    pub(crate) dropped: usize,
+    pub(crate) qi: QiTable,
     /// k_i of each record.
-    pub k: Vec<u32>,
+    pub(crate) k: Vec<u32>,
     /// Where the k_i came from.
-    pub k_source: KSource,
+    pub(crate) k_source: KSource,
 }
 
 /// Options for loading.
@@ -47,7 +47,7 @@ pub enum RowSample {
 
 impl RowSample {
     /// The sampled subset of `rows` (table rows, in file order).
-    pub fn apply(self, rows: Vec<usize>) -> std::result::Result<Vec<usize>, String> {
+    pub(crate) fn apply(self, rows: Vec<usize>) -> std::result::Result<Vec<usize>, String> {
         let want = match self {
             RowSample::All => return Ok(rows),
             RowSample::First(n) | RowSample::Random { n, .. } => n,
@@ -93,7 +93,7 @@ impl Dataset {
     }
 
     /// Builds a dataset from a table already read, keeping the rows `sample` selects.
-    pub fn from_table(
+    pub(crate) fn from_table(
         table: Table,
         schema: Schema,
         ks: &KSource,
@@ -154,6 +154,16 @@ impl Dataset {
     /// Number of records.
     pub fn n(&self) -> usize {
         self.rows.len()
+    }
+
+    /// k_i of each record.
+    pub fn k(&self) -> &[u32] {
+        &self.k
+    }
+
+    /// Rows dropped for a missing quasi-identifier.
+    pub fn dropped(&self) -> usize {
+        self.dropped
     }
 
     /// The fast record distance over this dataset's quasi-identifiers.

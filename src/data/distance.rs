@@ -51,14 +51,14 @@ pub struct RecordDistance {
 
 /// A point in the encoded space that need not be a record (an MDAV centroid).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    pub coords: Vec<f64>,
-    pub codes: Vec<u32>,
+pub(crate) struct Point {
+    pub(crate) coords: Vec<f64>,
+    pub(crate) codes: Vec<u32>,
 }
 
 /// Distances from one fixed record or point to any record: the fixed side's table rows are
 /// resolved once, so a scan over all records costs one lookup per attribute and record.
-pub struct Row<'a> {
+pub(crate) struct Row<'a> {
     dist: &'a RecordDistance,
     coords: &'a [f64],
     codes: &'a [u32],
@@ -68,7 +68,7 @@ pub struct Row<'a> {
 impl Row<'_> {
     /// Distance from the fixed record or point to record `j`.
     #[inline]
-    pub fn d(&self, j: usize) -> f64 {
+    pub(crate) fn d(&self, j: usize) -> f64 {
         let f = self.dist;
         let cj = &f.coords[j * f.dims..][..f.dims];
         let mut s = 0.0;
@@ -94,7 +94,7 @@ impl Row<'_> {
 
 impl RecordDistance {
     /// Encodes the quasi-identifiers of a table.
-    pub fn new(qi: &QiTable) -> Self {
+    pub(crate) fn new(qi: &QiTable) -> Self {
         let n = qi.n;
         let mut coord_cols: Vec<Vec<f64>> = Vec::new();
         let mut code_cols: Vec<&[u32]> = Vec::new();
@@ -197,7 +197,7 @@ impl RecordDistance {
     }
 
     /// Distances from record `i` (for scans over many records).
-    pub fn row(&self, i: usize) -> Row<'_> {
+    pub(crate) fn row(&self, i: usize) -> Row<'_> {
         self.row_with(
             &self.coords[i * self.dims..][..self.dims],
             &self.codes[i * self.cats..][..self.cats],
@@ -205,7 +205,7 @@ impl RecordDistance {
     }
 
     /// Distances from a point (for scans over many records).
-    pub fn point_row<'a>(&'a self, p: &'a Point) -> Row<'a> {
+    pub(crate) fn point_row<'a>(&'a self, p: &'a Point) -> Row<'a> {
         self.row_with(&p.coords, &p.codes)
     }
 
@@ -233,24 +233,24 @@ impl RecordDistance {
         s
     }
 
-    /// Distance between a point and record `i`.
-    #[inline]
-    pub fn d_point(&self, p: &Point, i: usize) -> f64 {
+    /// Distance between a point and record `i` (the heuristics scan with [`Self::point_row`]).
+    #[cfg(test)]
+    pub(crate) fn d_point(&self, p: &Point, i: usize) -> f64 {
         self.point_row(p).d(i)
     }
 
     /// Number of numeric and ordinal coordinates.
-    pub fn dims(&self) -> usize {
+    pub(crate) fn dims(&self) -> usize {
         self.dims
     }
 
     /// Weighted normalised coordinate `dim` of record `i`: |x_i − x_j| ≤ d(i, j) for every pair.
-    pub fn coordinate(&self, i: usize, dim: usize) -> f64 {
+    pub(crate) fn coordinate(&self, i: usize, dim: usize) -> f64 {
         self.coords[i * self.dims + dim]
     }
 
     /// The encoding of record `i` as a point.
-    pub fn point(&self, i: usize) -> Point {
+    pub(crate) fn point(&self, i: usize) -> Point {
         Point {
             coords: self.coords[i * self.dims..][..self.dims].to_vec(),
             codes: self.codes[i * self.cats..][..self.cats].to_vec(),
@@ -258,8 +258,10 @@ impl RecordDistance {
     }
 
     /// The centroid of some records: mean of each coordinate, most frequent code of each
-    /// categorical attribute (ties to the smallest code), as in MDAV for mixed data.
-    pub fn centroid(&self, members: &[usize]) -> Point {
+    /// categorical attribute (ties to the smallest code), as in MDAV for mixed data. MDAV keeps
+    /// its centroid incrementally; this is the reference its tests compare with.
+    #[cfg(test)]
+    pub(crate) fn centroid(&self, members: &[usize]) -> Point {
         let mut coords = vec![0.0; self.dims];
         for &i in members {
             for (c, x) in coords

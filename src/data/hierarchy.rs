@@ -9,7 +9,7 @@ use std::path::Path;
 /// Stored as a label id per (leaf, level); two leaves generalise together at the first level
 /// where their labels agree, which is their lowest common ancestor (LCA).
 #[derive(Clone, Debug)]
-pub struct Hierarchy {
+pub(crate) struct Hierarchy {
     /// Label strings per level (`labels[level][id]`).
     labels: Vec<Vec<String>>,
     /// `path[leaf][level]` = label id of the leaf's ancestor at that level.
@@ -20,7 +20,7 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     /// Reads an ARX hierarchy file (`;` separated, or `,` when no `;` occurs).
-    pub fn read(path: &Path) -> Result<Hierarchy> {
+    pub(crate) fn read(path: &Path) -> Result<Hierarchy> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read hierarchy: {e}")))?;
         let delimiter = if text.contains(';') { ';' } else { ',' };
@@ -39,7 +39,7 @@ impl Hierarchy {
     }
 
     /// A flat hierarchy `value → *`, used for categorical attributes without a file.
-    pub fn flat(values: &[String]) -> Hierarchy {
+    pub(crate) fn flat(values: &[String]) -> Hierarchy {
         let rows: Vec<(u64, Vec<String>)> = values
             .iter()
             .enumerate()
@@ -50,7 +50,7 @@ impl Hierarchy {
 
     /// Builds from `(line, cells)` rows; validates depth, unique leaves and tree shape.
     /// A single implicit root is added when the last column is not one common label.
-    pub fn from_rows(rows: &[(u64, Vec<String>)]) -> std::result::Result<Hierarchy, String> {
+    pub(crate) fn from_rows(rows: &[(u64, Vec<String>)]) -> std::result::Result<Hierarchy, String> {
         let Some((first_line, first)) = rows.first() else {
             return Err("hierarchy is empty".into());
         };
@@ -121,27 +121,27 @@ impl Hierarchy {
     }
 
     /// Height of the tree (number of generalisation steps from a leaf to the root).
-    pub fn height(&self) -> usize {
+    pub(crate) fn height(&self) -> usize {
         self.labels.len() - 1
     }
 
     /// Number of leaves.
-    pub fn num_leaves(&self) -> usize {
+    pub(crate) fn num_leaves(&self) -> usize {
         self.path.len()
     }
 
     /// Leaf index of a value, if the value is a leaf.
-    pub fn leaf(&self, value: &str) -> Option<u32> {
+    pub(crate) fn leaf(&self, value: &str) -> Option<u32> {
         self.leaf_index.get(value).copied()
     }
 
     /// Leaf label.
-    pub fn leaf_label(&self, leaf: u32) -> &str {
+    pub(crate) fn leaf_label(&self, leaf: u32) -> &str {
         &self.labels[0][self.path[leaf as usize][0] as usize]
     }
 
     /// Level of the lowest common ancestor of two leaves (0 when equal).
-    pub fn lca_level(&self, a: u32, b: u32) -> usize {
+    pub(crate) fn lca_level(&self, a: u32, b: u32) -> usize {
         let (pa, pb) = (&self.path[a as usize], &self.path[b as usize]);
         (0..pa.len())
             .find(|&l| pa[l] == pb[l])
@@ -149,19 +149,19 @@ impl Hierarchy {
     }
 
     /// Level of the lowest common ancestor of a set of leaves (0 for one distinct leaf).
-    pub fn lca_level_of(&self, leaves: impl IntoIterator<Item = u32>) -> usize {
+    pub(crate) fn lca_level_of(&self, leaves: impl IntoIterator<Item = u32>) -> usize {
         let mut it = leaves.into_iter();
         let Some(first) = it.next() else { return 0 };
         it.fold(0, |level, l| level.max(self.lca_level(first, l)))
     }
 
     /// Label of a leaf's ancestor at a level.
-    pub fn ancestor_label(&self, leaf: u32, level: usize) -> &str {
+    pub(crate) fn ancestor_label(&self, leaf: u32, level: usize) -> &str {
         &self.labels[level][self.path[leaf as usize][level] as usize]
     }
 
     /// Label id of a leaf's ancestor at a level (ids are per level).
-    pub fn ancestor(&self, leaf: u32, level: usize) -> u32 {
+    pub(crate) fn ancestor(&self, leaf: u32, level: usize) -> u32 {
         self.path[leaf as usize][level]
     }
 }

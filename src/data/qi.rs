@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 /// Typed values of one quasi-identifier.
 #[derive(Clone, Debug)]
-pub enum Values {
+pub(crate) enum Values {
     /// Numbers, with the range over the released records.
     Numeric {
         values: Vec<f64>,
@@ -30,7 +30,7 @@ pub enum Values {
 
 /// One decoded quasi-identifier.
 #[derive(Clone, Debug)]
-pub struct QiAttribute {
+pub(crate) struct QiAttribute {
     pub name: String,
     pub weight: f64,
     /// Index of the column in the table.
@@ -42,7 +42,7 @@ pub struct QiAttribute {
 
 impl QiAttribute {
     /// Kind name for reports.
-    pub fn kind_name(&self) -> &'static str {
+    pub(crate) fn kind_name(&self) -> &'static str {
         match self.values {
             Values::Numeric { .. } => "numeric",
             Values::Ordinal { .. } => "ordinal",
@@ -51,7 +51,8 @@ impl QiAttribute {
     }
 
     /// Unweighted distance on this attribute, in [0, 1] (seed 001 §5.3.2).
-    pub fn distance(&self, i: usize, j: usize) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn distance(&self, i: usize, j: usize) -> f64 {
         match &self.values {
             Values::Numeric { values, min, max } => {
                 if max > min {
@@ -70,7 +71,7 @@ impl QiAttribute {
     }
 
     /// Largest unweighted distance on this attribute among `members` (for SBIL).
-    pub fn spread(&self, members: &[usize]) -> f64 {
+    pub(crate) fn spread(&self, members: &[usize]) -> f64 {
         match &self.values {
             Values::Numeric { values, min, max } => {
                 if max <= min || members.is_empty() {
@@ -100,7 +101,7 @@ impl QiAttribute {
 
 /// All quasi-identifiers of the released records.
 #[derive(Clone, Debug)]
-pub struct QiTable {
+pub(crate) struct QiTable {
     pub n: usize,
     pub attributes: Vec<QiAttribute>,
 }
@@ -108,7 +109,7 @@ pub struct QiTable {
 impl QiTable {
     /// Decodes the quasi-identifier columns of the table rows `rows` (which contain no missing
     /// quasi-identifier value). Errors name the file, line and column.
-    pub fn decode(table: &Table, specs: &[&ColumnSpec], rows: &[usize]) -> Result<QiTable> {
+    pub(crate) fn decode(table: &Table, specs: &[&ColumnSpec], rows: &[usize]) -> Result<QiTable> {
         let mut attributes = Vec::new();
         for spec in specs {
             let column = table.column(&spec.name)?;
@@ -217,9 +218,10 @@ impl QiTable {
         })
     }
 
-    /// Weighted record distance computed attribute by attribute (reference implementation;
-    /// `distance::RecordDistance` is the fast one).
-    pub fn distance(&self, i: usize, j: usize) -> f64 {
+    /// Weighted record distance computed attribute by attribute: the reference the fast
+    /// `distance::RecordDistance` is tested against.
+    #[cfg(test)]
+    pub(crate) fn distance(&self, i: usize, j: usize) -> f64 {
         self.attributes
             .iter()
             .map(|a| a.weight * a.distance(i, j))
@@ -227,12 +229,12 @@ impl QiTable {
     }
 
     /// Largest possible distance (the sum of the weights).
-    pub fn max_distance(&self) -> f64 {
+    pub(crate) fn max_distance(&self) -> f64 {
         self.attributes.iter().map(|a| a.weight).sum()
     }
 }
 
 /// Parses a number as written in a table cell.
-pub fn parse_number(v: &str) -> Option<f64> {
+pub(crate) fn parse_number(v: &str) -> Option<f64> {
     v.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }

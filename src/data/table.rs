@@ -20,13 +20,13 @@ pub struct Table {
 }
 
 /// Values that mean "missing" in a quasi-identifier.
-pub fn is_missing(v: &str) -> bool {
+pub(crate) fn is_missing(v: &str) -> bool {
     let v = v.trim();
     v.is_empty() || v == "NA" || v == "?"
 }
 
-/// Parses a `--delimiter` argument: a single character, or `tab` / `\t`.
-pub fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
+/// Parses a delimiter setting: a single character, or `tab` / `\t`.
+pub(crate) fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
     match s {
         "tab" | "\\t" | "\t" => Ok(b'\t'),
         _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
@@ -37,7 +37,7 @@ pub fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
 }
 
 /// Guesses the delimiter from the header line: the most frequent of `,` `;` tab outside quotes.
-pub fn detect_delimiter(header_line: &str) -> u8 {
+pub(crate) fn detect_delimiter(header_line: &str) -> u8 {
     let mut counts = [0usize; 3];
     let mut quoted = false;
     for c in header_line.chars() {

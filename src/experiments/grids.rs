@@ -167,7 +167,7 @@ fn cell(v: Option<f64>) -> String {
 }
 
 /// Table 5.3.
-pub fn table53(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
+pub(super) fn table53(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let mut points: Vec<Point> = Vec::new();
     for &m in &a.heuristics {
         for (_, l) in LEVELS {
@@ -298,7 +298,7 @@ fn grid_summary(md: &mut String, rows: &[(String, Vec<f64>)]) {
 }
 
 /// Figures 5.5–5.8.
-pub fn frequency(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
+pub(super) fn frequency(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let runs = run_points(s, &grid_points(&a.heuristics, a.step), &a.seeds, false)?;
     let mut files = Vec::new();
     let mut summary = Vec::new();
@@ -358,7 +358,7 @@ pub fn frequency(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
 }
 
 /// Figure 5.10.
-pub fn deletion(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
+pub(super) fn deletion(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let runs = run_points(s, &grid_points(&a.heuristics, a.step), &a.seeds, true)?;
     let mut files = Vec::new();
     let mut summary = Vec::new();
@@ -410,7 +410,7 @@ pub fn deletion(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
 }
 
 /// Figure 5.9.
-pub fn scale(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
+pub(super) fn scale(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let personal = PRESETS
         .iter()
         .find(|p| p.0 == "personal")

@@ -26,14 +26,14 @@ use crate::settings::Setting;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use self::runs::{dbil_of, frequency_grid, Sample, HIGH, LOW};
+pub(crate) use self::runs::{Sample, LOW};
 
 /// The Markdown summary every experiment writes (and the marker of its output folder).
-pub const SUMMARY: &str = "experiment.md";
+pub(crate) const SUMMARY: &str = "experiment.md";
 
 /// Which experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Table 5.3: k_c and k_m over k_i, per distribution, level and assignment.
     Table53,
     /// Figures 5.5–5.8: the (f_l, f_c) heatmaps.
@@ -45,11 +45,12 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every experiment.
-    pub const ALL: [Kind; 4] = [Kind::Table53, Kind::Frequency, Kind::Scale, Kind::Deletion];
+    /// Every experiment (the CLI's mirror is tested against it).
+    #[cfg(test)]
+    pub(crate) const ALL: [Kind; 4] = [Kind::Table53, Kind::Frequency, Kind::Scale, Kind::Deletion];
 
     /// The experiment's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Table53 => "table53",
             Kind::Frequency => "frequency",
@@ -61,7 +62,7 @@ impl Kind {
 
 /// One experiment on one sample.
 #[derive(Clone, Debug)]
-pub struct ExperimentOptions {
+pub(crate) struct ExperimentOptions {
     pub kind: Kind,
     /// The table (Adult: ../shared/data/adult/adult.csv).
     pub csv: PathBuf,
@@ -90,7 +91,7 @@ pub struct ExperimentOptions {
 
 impl ExperimentOptions {
     /// Refuses empty lists and grids that cannot be drawn.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.seeds.is_empty() || self.heuristics.is_empty() {
             return Err(input(format!(
                 "{} and {} need at least one value",
@@ -117,7 +118,7 @@ impl ExperimentOptions {
 }
 
 /// An experiment's results.
-pub struct Experiment {
+pub(crate) struct Experiment {
     /// The files of the output folder (the summary is [`SUMMARY`]).
     pub files: Vec<File>,
     /// Records of the sample.
@@ -125,13 +126,13 @@ pub struct Experiment {
 }
 
 /// One output file.
-pub struct File {
+pub(crate) struct File {
     pub name: String,
     pub bytes: Vec<u8>,
 }
 
 /// Runs an experiment; `started` is when the run started (for the summary's wall time).
-pub fn experiment(a: &ExperimentOptions, started: Instant) -> Result<Experiment> {
+pub(crate) fn experiment(a: &ExperimentOptions, started: Instant) -> Result<Experiment> {
     a.validate()?;
     let schema = Schema::read(&a.schema)?;
     let table = Table::read(&a.csv, schema.delimiter)?;

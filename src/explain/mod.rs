@@ -6,8 +6,8 @@
 //! module checks the table is tiny, names records and classes readably ([`text`]) and draws the tree
 //! ([`tree`]).
 
-pub mod text;
-pub mod tree;
+pub(crate) mod text;
+pub(crate) mod tree;
 
 use crate::data::dataset::Dataset;
 use crate::error::{input, Result};
@@ -18,7 +18,7 @@ use optik_models::cp::Search;
 
 /// What to trace and how to show it.
 #[derive(Clone, Debug)]
-pub struct ExplainOptions {
+pub(crate) struct ExplainOptions {
     /// Criterion to optimise.
     pub criterion: Criterion,
     /// Search strategy.
@@ -39,7 +39,7 @@ pub struct ExplainOptions {
 
 impl ExplainOptions {
     /// Refuses a scale or a decision budget that cannot run (before the table is read).
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if !(self.scale.is_finite() && self.scale > 0.0) {
             return Err(input(format!(
                 "{} must be positive, got {}",
@@ -59,14 +59,14 @@ impl ExplainOptions {
 
 /// A traced search: the readable trace and, when asked, the search tree.
 #[derive(Clone, Debug)]
-pub struct Explanation {
+pub(crate) struct Explanation {
     pub text: String,
     /// The search tree as SVG.
     pub tree: Option<String>,
 }
 
 /// Traces the exact CP search on `ds` (at most [`MAX_RECORDS`] records).
-pub fn explain(ds: &Dataset, opts: &ExplainOptions) -> Result<Explanation> {
+pub(crate) fn explain(ds: &Dataset, opts: &ExplainOptions) -> Result<Explanation> {
     opts.validate()?;
     if ds.n() > MAX_RECORDS {
         return Err(input(format!(

@@ -132,7 +132,7 @@ pub fn solve(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result
 /// [`solve`] under extra class constraints (l-diversity, links, maximum size): only heuristic
 /// partitions that meet them are warm starts; an infeasible combination is a one-line error
 /// saying why.
-pub fn solve_with(
+pub(crate) fn solve_with(
     ds: &Dataset,
     dist: &RecordDistance,
     opts: &ExactOptions,
@@ -409,7 +409,7 @@ pub fn solve_with(
 }
 
 /// Parses `60s`, `2m`, `1.5`, `500ms` into a duration.
-pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
     let s = s.trim();
     let (num, mult) = if let Some(v) = s.strip_suffix("ms") {
         (v, 0.001)

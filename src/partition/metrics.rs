@@ -45,7 +45,7 @@ impl Metrics {
 /// record only meets the records whose coordinate is within the best split found so far. On the
 /// 30k-row Adult table this is a few million distances instead of 4.5·10⁸. Without coordinates it
 /// falls back to the full quadratic scan.
-pub fn split(dist: &RecordDistance, p: &Partition) -> Option<f64> {
+pub(crate) fn split(dist: &RecordDistance, p: &Partition) -> Option<f64> {
     let n = dist.len();
     if p.num_classes() < 2 {
         return None;
@@ -91,7 +91,7 @@ pub fn split(dist: &RecordDistance, p: &Partition) -> Option<f64> {
 }
 
 /// Computes every metric.
-pub fn compute(qi: &QiTable, dist: &RecordDistance, k: &[u32], p: &Partition) -> Metrics {
+pub(crate) fn compute(qi: &QiTable, dist: &RecordDistance, k: &[u32], p: &Partition) -> Metrics {
     let values = optik_models::criteria::class_criteria(p, |i, j| dist.d(i, j));
     let split = split(dist, p);
     let classes = p.classes();

@@ -1,11 +1,11 @@
 //! Partitioning the records into k_i-anonymous classes: the heuristics, the exact engines'
 //! glue, the extra class constraints, the metrics of a partition, and one verified run.
 
-pub mod constraints;
-pub mod exact;
-pub mod heuristics;
-pub mod metrics;
-pub mod run;
+pub(crate) mod constraints;
+pub(crate) mod exact;
+pub(crate) mod heuristics;
+pub(crate) mod metrics;
+pub(crate) mod run;
 
 use heuristics::Heuristic;
 

@@ -7,7 +7,7 @@ use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::error::{internal, Result};
 use crate::partition::exact::{self, ExactOptions, ExactOutcome};
-use crate::partition::heuristics::{self, HeuristicOptions};
+use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use crate::partition::metrics::{self, Metrics};
 use crate::{Criterion, Partition};
 use indicatif::ProgressBar;
@@ -21,6 +21,16 @@ pub enum Solver {
 }
 
 impl Solver {
+    /// A heuristic in its k_i form (greedy k-member with eq. 5.5, seed 0).
+    pub fn heuristic(method: Heuristic) -> Solver {
+        Solver::Heuristic(HeuristicOptions {
+            method,
+            form: Form::Ki,
+            cost: KMemberCost::Personalised,
+            seed: 0,
+        })
+    }
+
     /// Method name as written in reports (`optimal` for the exact engines).
     pub fn name(&self) -> &'static str {
         match self {
@@ -67,7 +77,7 @@ pub fn partition(
 
 /// [`partition`] under extra class constraints (exact engines only; the caller refuses them
 /// with heuristics).
-pub fn partition_with(
+pub(crate) fn partition_with(
     ds: &Dataset,
     dist: &RecordDistance,
     solver: &Solver,

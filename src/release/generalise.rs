@@ -18,7 +18,7 @@ pub struct Release {
 /// Generalisation of one attribute over a class (seed 001 §5.4, local recoding):
 /// numeric `[min-max]`, ordinal `[low-high]`, categorical the LCA label; the value itself
 /// when every member has the same value.
-pub fn generalise(attr: &QiAttribute, members: &[usize]) -> String {
+pub(crate) fn generalise(attr: &QiAttribute, members: &[usize]) -> String {
     match &attr.values {
         Values::Numeric { values, .. } => {
             let lo = *members
@@ -64,7 +64,7 @@ pub fn generalise(attr: &QiAttribute, members: &[usize]) -> String {
 }
 
 /// Builds the release of a dataset under a partition; `class_column` adds the class id.
-pub fn build(ds: &Dataset, p: &Partition, class_column: Option<&str>) -> Release {
+pub(crate) fn build(ds: &Dataset, p: &Partition, class_column: Option<&str>) -> Release {
     assert_eq!(p.len(), ds.n(), "one class per record");
     let classes = p.classes();
     // generalised[a][class] = released text of attribute a for that class

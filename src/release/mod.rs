@@ -1,8 +1,9 @@
 //! From a partition to the released table: the generalisation, the independent check of the
 //! written text, and the staged, atomic writing of outputs.
 
-pub mod check;
+pub(crate) mod check;
 mod generalise;
-pub mod output;
+pub(crate) mod output;
 
-pub use generalise::{build, generalise, Release};
+pub(crate) use generalise::build;
+pub use generalise::Release;

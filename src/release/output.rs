@@ -25,7 +25,7 @@ fn parent_of(path: &Path) -> &Path {
 
 /// Refuses an output that is one of the inputs, another output, or an existing file without
 /// `force`.
-pub fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> Result<()> {
+pub(crate) fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> Result<()> {
     let inputs: Vec<PathBuf> = inputs.iter().filter_map(|p| resolved(p)).collect();
     let mut seen: Vec<PathBuf> = Vec::new();
     for out in outputs {
@@ -62,7 +62,7 @@ pub fn check_destinations(outputs: &[&Path], inputs: &[&Path], force: bool) -> R
 
 /// An output written to a temporary file next to its destination; `commit` renames it into
 /// place, dropping it removes the temporary file.
-pub struct Staged {
+pub(crate) struct Staged {
     tmp: PathBuf,
     dest: PathBuf,
     committed: bool,
@@ -70,7 +70,7 @@ pub struct Staged {
 
 impl Staged {
     /// Writes `bytes` to a temporary sibling of `dest`.
-    pub fn write(dest: &Path, bytes: &[u8]) -> Result<Staged> {
+    pub(crate) fn write(dest: &Path, bytes: &[u8]) -> Result<Staged> {
         let name = dest
             .file_name()
             .ok_or_else(|| input(format!("{}: not a file path", dest.display())))?;
@@ -92,13 +92,14 @@ impl Staged {
         Ok(staged)
     }
 
-    /// Path of the temporary file (to verify it before committing).
-    pub fn path(&self) -> &Path {
+    /// Path of the temporary file.
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &Path {
         &self.tmp
     }
 
     /// Moves the file into place.
-    pub fn commit(mut self) -> Result<()> {
+    pub(crate) fn commit(mut self) -> Result<()> {
         std::fs::rename(&self.tmp, &self.dest)
             .map_err(|e| in_file(&self.dest, format!("cannot write: {e}")))?;
         self.committed = true;
@@ -117,7 +118,7 @@ impl Drop for Staged {
 /// An output folder built in a temporary sibling and moved into place by `commit`, so that a
 /// reader sees either the previous folder or the complete new one; dropping it without a
 /// commit removes the temporary folder.
-pub struct StagedDir {
+pub(crate) struct StagedDir {
     tmp: PathBuf,
     dest: PathBuf,
     committed: bool,
@@ -128,7 +129,7 @@ impl StagedDir {
     /// absent, an empty folder, or (with `force`) a folder holding `marker` (a previous output
     /// of the same command, never an arbitrary folder). It must not contain any of `inputs`
     /// or the current folder.
-    pub fn check(dest: &Path, marker: &str, inputs: &[&Path], force: bool) -> Result<()> {
+    pub(crate) fn check(dest: &Path, marker: &str, inputs: &[&Path], force: bool) -> Result<()> {
         let parent = parent_of(dest);
         if !parent.is_dir() {
             return Err(in_file(
@@ -184,7 +185,7 @@ impl StagedDir {
     }
 
     /// Creates the temporary sibling folder of `dest`.
-    pub fn create(dest: &Path) -> Result<StagedDir> {
+    pub(crate) fn create(dest: &Path) -> Result<StagedDir> {
         let name = dest
             .file_name()
             .ok_or_else(|| in_file(dest, "not a folder path"))?
@@ -203,13 +204,14 @@ impl StagedDir {
         })
     }
 
-    /// The temporary folder to write into.
-    pub fn path(&self) -> &Path {
+    /// The temporary folder being written.
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &Path {
         &self.tmp
     }
 
     /// Writes one file into the temporary folder.
-    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
         let path = self.tmp.join(name);
         let mut f = std::fs::File::create(&path)
             .map_err(|e| in_file(&self.dest.join(name), format!("cannot write: {e}")))?;
@@ -219,7 +221,7 @@ impl StagedDir {
     }
 
     /// Moves the folder into place, replacing a previous one (moved aside first, then removed).
-    pub fn commit(mut self) -> Result<()> {
+    pub(crate) fn commit(mut self) -> Result<()> {
         let fail = |e: std::io::Error| in_file(&self.dest, format!("cannot write: {e}"));
         let old = self.dest.with_file_name(format!(
             ".{}.{}.old",

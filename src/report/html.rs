@@ -1,4 +1,4 @@
-//! The self-contained HTML report of a run (`optik anonymise --html`): the partition picture,
+//! The self-contained HTML report of a run: the partition picture,
 //! the metrics, the solver time line and a preview of the release, with inline SVG and CSS so
 //! the file opens anywhere, offline, without scripts.
 
@@ -7,10 +7,10 @@ use crate::report::Report;
 use std::fmt::Write;
 
 /// Rows of the release shown in the preview.
-pub const PREVIEW_ROWS: usize = 20;
+pub(crate) const PREVIEW_ROWS: usize = 20;
 
 /// HTML-escapes text for element content and attribute values.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -54,7 +54,7 @@ fn row(out: &mut String, name: &str, value: &str, note: &str) {
 
 /// The whole document. `partition_svg` and `timeline_svg` are SVG documents (from
 /// [`crate::report::plot`]); the time line section says so when the run has none.
-pub fn render(
+pub(crate) fn render(
     report: &Report,
     partition_svg: &str,
     timeline_svg: Option<&str>,

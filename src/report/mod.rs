@@ -2,9 +2,9 @@
 //! `objective`, `lower_bound`, `metrics`, `verified` and `time_s` are an interface other tools
 //! rely on; keep them.
 
-pub mod html;
-pub mod pictures;
-pub mod plot;
+pub(crate) mod html;
+pub(crate) mod pictures;
+pub(crate) mod plot;
 
 use crate::data::dataset::Dataset;
 use crate::data::qi::Values;
@@ -16,45 +16,82 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A report as the pretty-printed JSON optik writes.
-pub fn to_json<T: Serialize>(report: &T) -> Result<Vec<u8>> {
+pub(crate) fn to_json<T: Serialize>(report: &T) -> Result<Vec<u8>> {
     serde_json::to_vec_pretty(report).map_err(|e| internal(format!("report: {e}")))
 }
 
 /// A whole run, as written to the report file.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    pub optik_version: &'static str,
-    pub input: InputSummary,
-    pub schema: SchemaSummary,
-    pub constraints: ConstraintsSummary,
-    pub method: String,
-    pub parameters: serde_json::Value,
-    pub seed: u64,
-    pub n: usize,
-    pub classes: usize,
+    pub(crate) optik_version: &'static str,
+    pub(crate) input: InputSummary,
+    pub(crate) schema: SchemaSummary,
+    pub(crate) constraints: ConstraintsSummary,
+    pub(crate) method: String,
+    pub(crate) parameters: serde_json::Value,
+    pub(crate) seed: u64,
+    pub(crate) n: usize,
+    pub(crate) classes: usize,
     /// Class size → number of classes of that size.
-    pub class_sizes: BTreeMap<usize, usize>,
+    pub(crate) class_sizes: BTreeMap<usize, usize>,
     /// Criterion values of exact engines are those of the integer instance (distances rounded
     /// to 1/scale), converted back to distance units; `metrics` are computed on exact distances.
     /// `heuristic`, or for exact engines `optimal` / `feasible` / `infeasible` / `unknown`.
-    pub status: String,
-    pub criterion: String,
+    pub(crate) status: String,
+    pub(crate) criterion: String,
     /// Value of the selected criterion, in distance units.
-    pub objective: f64,
-    pub lower_bound: Option<f64>,
+    pub(crate) objective: f64,
+    pub(crate) lower_bound: Option<f64>,
     /// Improving solutions of an exact engine (empty for heuristics).
-    pub timeline: Vec<crate::partition::exact::TimelineEntry>,
+    pub(crate) timeline: Vec<crate::partition::exact::TimelineEntry>,
     /// Exact engine details (null for heuristics).
-    pub exact: Option<crate::partition::exact::ExactOutcome>,
-    pub metrics: Metrics,
-    pub verified: bool,
-    pub check: CheckReport,
-    pub time_s: f64,
-    pub outputs: OutputSummary,
+    pub(crate) exact: Option<crate::partition::exact::ExactOutcome>,
+    pub(crate) metrics: Metrics,
+    pub(crate) verified: bool,
+    pub(crate) check: CheckReport,
+    pub(crate) time_s: f64,
+    pub(crate) outputs: OutputSummary,
+}
+
+impl Report {
+    /// The report as the pretty-printed JSON optik writes.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        to_json(self)
+    }
+
+    /// Method name (`mdav`, `kmember`, `mondrian`, `optimal`).
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// `heuristic`, or the exact engine's `optimal` / `feasible`.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Value of the criterion, in distance units.
+    pub fn objective(&self) -> f64 {
+        self.objective
+    }
+
+    /// Proven bound of the exact engine.
+    pub fn lower_bound(&self) -> Option<f64> {
+        self.lower_bound
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.classes
+    }
+
+    /// Whether the independent check verified the release.
+    pub fn verified(&self) -> bool {
+        self.verified
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct InputSummary {
+pub(crate) struct InputSummary {
     pub path: String,
     pub rows: usize,
     pub dropped_missing: usize,
@@ -62,7 +99,7 @@ pub struct InputSummary {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct SchemaSummary {
+pub(crate) struct SchemaSummary {
     pub source: String,
     pub quasi_identifiers: Vec<QiSummary>,
     pub released_columns: Vec<String>,
@@ -72,7 +109,7 @@ pub struct SchemaSummary {
 impl SchemaSummary {
     /// The schema of a loaded dataset: its quasi-identifiers, and the columns released and
     /// dropped.
-    pub fn of(ds: &Dataset) -> SchemaSummary {
+    pub(crate) fn of(ds: &Dataset) -> SchemaSummary {
         let quasi_identifiers = ds
             .qi
             .attributes
@@ -106,7 +143,7 @@ impl SchemaSummary {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct QiSummary {
+pub(crate) struct QiSummary {
     pub name: String,
     pub kind: String,
     pub weight: f64,
@@ -116,7 +153,7 @@ pub struct QiSummary {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct ConstraintsSummary {
+pub(crate) struct ConstraintsSummary {
     pub description: String,
     /// k value → number of records with it.
     pub k_histogram: BTreeMap<u32, usize>,

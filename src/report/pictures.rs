@@ -12,7 +12,7 @@ use crate::Partition;
 
 /// The partition picture, and the HTML report page that embeds it.
 #[derive(Clone, Debug)]
-pub struct Pictures {
+pub(crate) struct Pictures {
     /// The partition as SVG.
     pub svg: String,
     /// The self-contained HTML report, when asked for.
@@ -21,7 +21,7 @@ pub struct Pictures {
 
 /// Draws the partition picture of a run (records placed by `axes`) and, with `html`, the HTML
 /// report page around it.
-pub fn draw(
+pub(crate) fn draw(
     axes: &Axes,
     ds: &Dataset,
     dist: &RecordDistance,
@@ -54,7 +54,7 @@ pub fn draw(
 }
 
 /// The time line of an exact run's report.
-pub fn run_timeline(report: &Report) -> Timeline {
+pub(crate) fn run_timeline(report: &Report) -> Timeline {
     Timeline {
         title: format!("Improving solutions ({})", report.method),
         x_label: "elapsed seconds".into(),

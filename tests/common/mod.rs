@@ -5,19 +5,19 @@
 use std::path::{Path, PathBuf};
 
 /// The shared data folder (`../shared/data` from the repository root).
-pub fn shared_data() -> PathBuf {
+pub(crate) fn shared_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
 }
 
 /// Path to a bundled instance file.
-pub fn instance(name: &str) -> PathBuf {
+pub(crate) fn instance(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("instances")
         .join(name)
 }
 
 /// The Adult quasi-identifiers with ARX hierarchies (age numeric).
-pub const ADULT_CATEGORICAL: [&str; 7] = [
+pub(crate) const ADULT_CATEGORICAL: [&str; 7] = [
     "sex",
     "race",
     "marital-status",
@@ -28,7 +28,7 @@ pub const ADULT_CATEGORICAL: [&str; 7] = [
 ];
 
 /// Writes the Adult schema (age numeric, 7 hierarchy attributes, salary sensitive).
-pub fn adult_schema(dir: &Path) -> PathBuf {
+pub(crate) fn adult_schema(dir: &Path) -> PathBuf {
     let data = shared_data()
         .join("adult")
         .canonicalize()
@@ -46,7 +46,7 @@ pub fn adult_schema(dir: &Path) -> PathBuf {
 }
 
 /// The first `n` records of Adult, written to `dir`.
-pub fn adult_sample(dir: &Path, n: usize) -> PathBuf {
+pub(crate) fn adult_sample(dir: &Path, n: usize) -> PathBuf {
     let text = std::fs::read_to_string(shared_data().join("adult/adult.csv")).expect("adult.csv");
     let sample: Vec<&str> = text.lines().take(n + 1).collect();
     let p = dir.join(format!("adult_{n}.csv"));
@@ -55,18 +55,18 @@ pub fn adult_sample(dir: &Path, n: usize) -> PathBuf {
 }
 
 /// The `optik` binary as a command.
-pub fn optik() -> assert_cmd::Command {
+pub(crate) fn optik() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("optik").unwrap()
 }
 
 /// Reads a JSON report.
-pub fn report(p: &Path) -> serde_json::Value {
+pub(crate) fn report(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 /// Runs `optik anonymise ARGS --out DIR/TAG.csv --report DIR/TAG.json --quiet`, asserts
 /// success, and returns the report.
-pub fn anonymise(dir: &Path, args: &[&str], tag: &str) -> serde_json::Value {
+pub(crate) fn anonymise(dir: &Path, args: &[&str], tag: &str) -> serde_json::Value {
     let out = dir.join(format!("{tag}.csv"));
     let rep = dir.join(format!("{tag}.json"));
     let o = optik()

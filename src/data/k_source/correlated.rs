@@ -25,11 +25,11 @@ pub struct Axis {
 }
 
 /// The default plane of the seed.
-pub const DEFAULT_AXES: &str = "age,education";
+pub(crate) const DEFAULT_AXES: &str = "age,education";
 
 /// Adult's education values in the order of the UCI `education-num` column (1 = Preschool,
 /// 16 = Doctorate); the axis order `education=adult` stands for it.
-pub const ADULT_EDUCATION: [&str; 16] = [
+pub(crate) const ADULT_EDUCATION: [&str; 16] = [
     "Preschool",
     "1st-4th",
     "5th-6th",
@@ -49,7 +49,7 @@ pub const ADULT_EDUCATION: [&str; 16] = [
 ];
 
 /// Parses the axes `a,b` and the axis orders `COLUMN=v1,v2,...` given for them.
-pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
+pub(crate) fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
     let names: Vec<&str> = axes.split(',').map(str::trim).collect();
     if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
         return Err(input(format!(
@@ -113,7 +113,7 @@ pub fn parse_axes(axes: &str, orders: &[String]) -> Result<Vec<Axis>> {
 }
 
 /// Exact group sizes: `shares` × n rounded by largest remainder (ties: the earlier group).
-pub fn group_sizes(shares: &[f64], n: usize) -> Vec<usize> {
+pub(crate) fn group_sizes(shares: &[f64], n: usize) -> Vec<usize> {
     let exact: Vec<f64> = shares.iter().map(|s| s * n as f64).collect();
     let mut sizes: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
     let mut left = n - sizes.iter().sum::<usize>().min(n);
@@ -180,7 +180,7 @@ fn coordinates(table: &Table, rows: &[usize], axis: &Axis) -> Result<Vec<f64>> {
 
 /// The k_i of the records at table rows `rows`: `dist`'s k values, ascending, given to the
 /// records by increasing distance to the origin of the `axes` plane.
-pub fn assign(
+pub(crate) fn assign(
     dist: &[(u32, f64)],
     axes: &[Axis],
     table: &Table,

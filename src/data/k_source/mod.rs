@@ -2,13 +2,11 @@
 //! distribution (the Acquisti & Grossklags groups of seed 001 table 5.2), at random or
 //! correlated with the data ([`correlated`]). [`KSettings`] is the source as a user writes it.
 
-pub mod correlated;
+pub(crate) mod correlated;
 mod settings;
 
-pub use settings::{
-    parse_distribution, parse_k, parse_levels, preset, KAssign, KChoice, KSettings, DEFAULT_LEVELS,
-    PRESETS,
-};
+pub(crate) use settings::{parse_k, DEFAULT_LEVELS, PRESETS};
+pub use settings::{KAssign, KChoice, KSettings};
 
 use crate::data::table::Table;
 use crate::error::{at_cell, input, Result};
@@ -106,7 +104,7 @@ impl KSource {
 
 /// Draws n values from a distribution, reproducibly for a seed (ChaCha8, stable across
 /// platforms and releases).
-pub fn draw(dist: &[(u32, f64)], seed: u64, n: usize) -> Vec<u32> {
+pub(crate) fn draw(dist: &[(u32, f64)], seed: u64, n: usize) -> Vec<u32> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
@@ -124,7 +122,7 @@ pub fn draw(dist: &[(u32, f64)], seed: u64, n: usize) -> Vec<u32> {
 }
 
 /// Summary of the k_i for reports: count of records per k value.
-pub fn histogram(k: &[u32]) -> std::collections::BTreeMap<u32, usize> {
+pub(crate) fn histogram(k: &[u32]) -> std::collections::BTreeMap<u32, usize> {
     let mut h = std::collections::BTreeMap::new();
     for &x in k {
         *h.entry(x).or_default() += 1;

@@ -40,7 +40,7 @@ pub struct KSettings {
 }
 
 /// The preset's default levels.
-pub const DEFAULT_LEVELS: &str = "3,5,7";
+pub(crate) const DEFAULT_LEVELS: &str = "3,5,7";
 
 impl KSettings {
     /// A choice with the default levels, seed 0, random assignment and the default axes.
@@ -127,7 +127,7 @@ fn apply(ks: KSource, assign: KAssign, axes: &str, orders: &[String]) -> Result<
 
 /// The preset distributions: share of (liberal, moderate, conservative) respondents per
 /// data category, from Acquisti & Grossklags (seed 001 table 5.2: low, medium, high concern).
-pub const PRESETS: [(&str, [f64; 3]); 4] = [
+pub(crate) const PRESETS: [(&str, [f64; 3]); 4] = [
     ("general", [0.107, 0.355, 0.537]),
     ("personal", [0.823, 0.168, 0.009]),
     ("professional", [0.373, 0.508, 0.119]),
@@ -138,7 +138,7 @@ pub const PRESETS: [(&str, [f64; 3]); 4] = [
 const SUM_TOLERANCE: f64 = 0.002;
 
 /// Parses `3:0.823,5:0.168,7:0.009`.
-pub fn parse_distribution(s: &str) -> Result<Vec<(u32, f64)>> {
+pub(crate) fn parse_distribution(s: &str) -> Result<Vec<(u32, f64)>> {
     let mut dist = Vec::new();
     for part in s.split(',') {
         let (k, p) = part.split_once(':').ok_or_else(|| {
@@ -179,7 +179,7 @@ fn normalise(dist: Vec<(u32, f64)>, what: &str) -> Result<Vec<(u32, f64)>> {
 }
 
 /// A preset distribution over `levels` = (liberal, moderate, conservative) k values.
-pub fn preset(name: &str, levels: [u32; 3]) -> Result<Vec<(u32, f64)>> {
+pub(crate) fn preset(name: &str, levels: [u32; 3]) -> Result<Vec<(u32, f64)>> {
     let (_, shares) = PRESETS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
         input(format!(
@@ -199,7 +199,7 @@ pub fn preset(name: &str, levels: [u32; 3]) -> Result<Vec<(u32, f64)>> {
 }
 
 /// Parses the preset's k levels, `3,5,7`.
-pub fn parse_levels(s: &str) -> Result<[u32; 3]> {
+pub(crate) fn parse_levels(s: &str) -> Result<[u32; 3]> {
     let v: Vec<u32> = s
         .split(',')
         .map(|x| parse_k(x.trim()).map_err(|e| input(format!("{} '{s}': {e}", Setting::KLevels))))
@@ -213,7 +213,7 @@ pub fn parse_levels(s: &str) -> Result<[u32; 3]> {
 }
 
 /// Parses one k: a positive integer.
-pub fn parse_k(s: &str) -> std::result::Result<u32, String> {
+pub(crate) fn parse_k(s: &str) -> std::result::Result<u32, String> {
     match s.parse::<i64>() {
         Ok(k) if k >= 1 && k <= u32::MAX as i64 => Ok(k as u32),
         Ok(k) => Err(format!("k must be at least 1, got {k}")),

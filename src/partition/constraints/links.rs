@@ -11,13 +11,13 @@ use std::path::Path;
 
 /// Record pairs read from a links file (record indices of the dataset).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Links {
+pub(crate) struct Links {
     pub must: Vec<(u32, u32)>,
     pub cannot: Vec<(u32, u32)>,
 }
 
 /// Reads `path`, resolving a and b to records of `ds` by row number or by `key` column value.
-pub fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
+pub(crate) fn read(path: &Path, ds: &Dataset, key: Option<&str>) -> Result<Links> {
     let text = std::fs::read_to_string(path).map_err(|e| in_file(path, e))?;
     let at = |line: usize, msg: String| in_file(path, format!("line {line}: {msg}"));
     // Record of each input data row (rows dropped for missing values map to None).

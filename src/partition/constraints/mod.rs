@@ -3,8 +3,8 @@
 //! dataset's records, and what the independent check of the release
 //! (`release::check::constraints`) must verify. Heuristic methods refuse them.
 
-pub mod links;
-pub mod repair;
+pub(crate) mod links;
+pub(crate) mod repair;
 
 use crate::data::dataset::Dataset;
 use crate::data::schema::Role;

@@ -9,7 +9,7 @@ use optik_models::{ClassConstraints, Partition};
 use std::collections::HashSet;
 
 /// The repaired partition, or `None` when merging does not give one meeting `extra`.
-pub fn repair(
+pub(crate) fn repair(
     p: &Partition,
     extra: &ClassConstraints,
     d: impl Fn(usize, usize) -> i64,

@@ -89,7 +89,7 @@ impl Pool {
 
 /// Greedy k-member clustering for personalised constraints `k` (pass every k equal to get the
 /// original k-anonymity heuristic), with the first record drawn from `seed`.
-pub fn kmember(
+pub(crate) fn kmember(
     dist: &RecordDistance,
     k: &[u32],
     cost: KMemberCost,

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 const MIN_LEN: usize = 1024;
 
 /// MDAV for personalised constraints `k` (pass every k equal to get classic MDAV).
-pub fn mdav(dist: &RecordDistance, k: &[u32], progress: &ProgressBar) -> Partition {
+pub(crate) fn mdav(dist: &RecordDistance, k: &[u32], progress: &ProgressBar) -> Partition {
     let n = dist.len();
     assert_eq!(k.len(), n, "one k_i per record");
     let points: Vec<Point> = (0..n).map(|i| dist.point(i)).collect();

@@ -17,11 +17,12 @@ mod mdav;
 mod mondrian;
 mod repair;
 
-pub use kmember::kmember;
-pub use mdav::mdav;
-pub use mondrian::mondrian;
-pub use repair::repair;
+pub(crate) use kmember::kmember;
+pub(crate) use mdav::mdav;
+pub(crate) use mondrian::mondrian;
+pub(crate) use repair::repair;
 
+use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::data::qi::QiTable;
 use crate::Partition;
@@ -143,7 +144,7 @@ pub struct HeuristicOptions {
 
 /// The constraints a form enforces: `k` itself for [`Form::Ki`], `max_i k_i` everywhere for
 /// [`Form::K`].
-pub fn effective_k(form: Form, k: &[u32]) -> Vec<u32> {
+pub(crate) fn effective_k(form: Form, k: &[u32]) -> Vec<u32> {
     match form {
         Form::Ki => k.to_vec(),
         Form::K => {
@@ -157,7 +158,7 @@ pub fn effective_k(form: Form, k: &[u32]) -> Vec<u32> {
 /// assigned to classes (the caller sets its length, `qi.n`).
 ///
 /// The result is k_i-anonymous for `k` in both forms (the k form enforces `max k_i ≥ k_i`).
-pub fn run(
+pub(crate) fn run(
     opts: &HeuristicOptions,
     qi: &QiTable,
     dist: &RecordDistance,
@@ -177,6 +178,16 @@ pub fn run(
         "heuristic output is k_i-anonymous"
     );
     p
+}
+
+/// Runs the selected heuristic on the records of `ds` (progress as in [`run`]).
+pub fn run_on(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    opts: &HeuristicOptions,
+    progress: &ProgressBar,
+) -> Partition {
+    run(opts, &ds.qi, dist, &ds.k, progress)
 }
 
 /// Largest constraint among the records still unassigned, maintained under removals in
@@ -270,7 +281,7 @@ pub(crate) mod testutil {
     use std::sync::Arc;
 
     /// One numeric attribute: record i sits at `x[i]` (distance `|x_i − x_j| / range`).
-    pub fn line(x: &[f64]) -> (QiTable, RecordDistance) {
+    pub(crate) fn line(x: &[f64]) -> (QiTable, RecordDistance) {
         let min = x.iter().copied().fold(f64::INFINITY, f64::min);
         let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let qi = QiTable {
@@ -293,7 +304,7 @@ pub(crate) mod testutil {
 
     /// One categorical attribute with the hierarchy given as ARX rows (`leaf;l1;...;*`);
     /// record i has leaf `values[i]`.
-    pub fn categorical(rows: &[&str], values: &[&str]) -> (QiTable, RecordDistance) {
+    pub(crate) fn categorical(rows: &[&str], values: &[&str]) -> (QiTable, RecordDistance) {
         let rows: Vec<(u64, Vec<String>)> = rows
             .iter()
             .enumerate()
@@ -320,12 +331,15 @@ pub(crate) mod testutil {
     }
 
     /// Classes as sorted member lists, sorted, for comparisons.
-    pub fn sorted_classes(p: &crate::Partition) -> Vec<Vec<usize>> {
+    pub(crate) fn sorted_classes(p: &crate::Partition) -> Vec<Vec<usize>> {
         let mut c = p.classes();
         c.sort();
         c
     }
 }
+
+#[cfg(test)]
+mod properties;
 
 #[cfg(test)]
 mod tests {

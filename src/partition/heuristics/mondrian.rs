@@ -23,7 +23,7 @@ use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 
 /// Mondrian for personalised constraints `k` (pass every k equal for k-anonymity).
-pub fn mondrian(qi: &QiTable, k: &[u32], progress: &ProgressBar) -> Partition {
+pub(crate) fn mondrian(qi: &QiTable, k: &[u32], progress: &ProgressBar) -> Partition {
     let n = qi.n;
     assert_eq!(k.len(), n, "one k_i per record");
     let mut label = vec![0usize; n];

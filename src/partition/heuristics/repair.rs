@@ -21,7 +21,7 @@ use rayon::prelude::*;
 /// Terminates with a valid partition whenever `max_i k_i ≤ n`: each merge removes one class, and
 /// a single class holding every record is valid. Costs `O(|C| · n)` distance evaluations per
 /// merge plus one diameter computation per class, only when some class is invalid.
-pub fn repair(dist: &RecordDistance, k: &[u32], classes: &mut Vec<Vec<usize>>) -> usize {
+pub(crate) fn repair(dist: &RecordDistance, k: &[u32], classes: &mut Vec<Vec<usize>>) -> usize {
     let max_k = |c: &[usize]| c.iter().map(|&i| k[i]).max().unwrap_or(0) as usize;
     let valid = |c: &[usize]| c.len() >= max_k(c);
     classes.retain(|c| !c.is_empty());

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 /// l-diversity as found in the release.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DiversityCheck {
+pub(crate) struct DiversityCheck {
     pub l: u32,
     pub sensitive: String,
     /// Fewest distinct sensitive values in a released group.
@@ -23,7 +23,7 @@ pub struct DiversityCheck {
 
 /// Links as found in the release.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LinksCheck {
+pub(crate) struct LinksCheck {
     pub file: Option<String>,
     pub must: usize,
     pub cannot: usize,
@@ -36,7 +36,7 @@ pub struct LinksCheck {
 
 /// The maximum class size as found in the release.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MaxSizeCheck {
+pub(crate) struct MaxSizeCheck {
     pub max: u32,
     /// Largest released group.
     pub largest_group: usize,
@@ -46,7 +46,7 @@ pub struct MaxSizeCheck {
 /// The extra constraints of a run and whether the release meets each (the report's
 /// `constraints` entries).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ConstraintsCheck {
+pub(crate) struct ConstraintsCheck {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l_diversity: Option<DiversityCheck>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,7 +58,11 @@ pub struct ConstraintsCheck {
 }
 
 /// Checks the release against the requested constraints.
-pub fn check(release: &Table, quasi: &[String], req: &Requested) -> Result<ConstraintsCheck> {
+pub(crate) fn check(
+    release: &Table,
+    quasi: &[String],
+    req: &Requested,
+) -> Result<ConstraintsCheck> {
     let cols: Vec<usize> = quasi
         .iter()
         .map(|q| release.column(q))

@@ -4,7 +4,7 @@
 //! It deliberately shares no code with the partitioning, the generalisation or the metrics:
 //! it only reads text cells and counts equal tuples, so a bug there cannot hide here.
 
-pub mod constraints;
+pub(crate) mod constraints;
 
 use crate::data::table::Table;
 use crate::error::{in_file, Result};
@@ -37,7 +37,7 @@ pub struct Violation {
 }
 
 /// Checks an already read release.
-pub fn check_table(table: &Table, quasi: &[String], k: &[u32]) -> Result<CheckReport> {
+pub(crate) fn check_table(table: &Table, quasi: &[String], k: &[u32]) -> Result<CheckReport> {
     if table.rows.len() != k.len() {
         return Err(in_file(
             &table.path,

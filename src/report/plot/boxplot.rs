@@ -9,14 +9,14 @@ use plotters::prelude::*;
 
 /// One box: a name and its values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BoxGroup {
+pub(crate) struct BoxGroup {
     pub name: String,
     pub values: Vec<f64>,
 }
 
 /// Plain data of a box plot picture.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BoxPlot {
+pub(crate) struct BoxPlot {
     pub title: String,
     pub y_label: String,
     pub groups: Vec<BoxGroup>,
@@ -26,7 +26,7 @@ pub struct BoxPlot {
 
 /// The five numbers a box is drawn from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub q1: f64,
     pub median: f64,
     pub q3: f64,
@@ -46,7 +46,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The box of some finite values (`None` when there are none).
-pub fn summary(values: &[f64]) -> Option<Summary> {
+pub(crate) fn summary(values: &[f64]) -> Option<Summary> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return None;
@@ -80,7 +80,7 @@ const HEIGHT: u32 = 460;
 
 /// Draws the box plot: one filled `<rect>` box per non-empty group, group names (with their
 /// counts) under the boxes.
-pub fn boxplot(b: &BoxPlot) -> Result<String> {
+pub(crate) fn boxplot(b: &BoxPlot) -> Result<String> {
     if b.groups.is_empty() {
         return Err(input("a box plot needs at least one group"));
     }

@@ -9,7 +9,7 @@ use plotters::style::text_anchor;
 
 /// Plain data of a heatmap picture.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Heatmap {
+pub(crate) struct Heatmap {
     pub title: String,
     /// Name of the column variable (under the grid).
     pub x_label: String,
@@ -24,7 +24,7 @@ pub struct Heatmap {
 }
 
 /// Grids with at most this many cells print each value in its cell.
-pub const MAX_PRINTED_CELLS: usize = 400;
+pub(crate) const MAX_PRINTED_CELLS: usize = 400;
 
 const MISSING: RGBColor = RGBColor(200, 200, 200);
 
@@ -36,7 +36,7 @@ fn colour(v: f64, lo: f64, hi: f64) -> RGBColor {
 
 /// Draws the heatmap: one `<rect>` per cell (row 0 at the top), the labels, and a colour bar
 /// with the value range.
-pub fn heatmap(h: &Heatmap) -> Result<String> {
+pub(crate) fn heatmap(h: &Heatmap) -> Result<String> {
     let (rows, cols) = (h.row_labels.len(), h.col_labels.len());
     if rows == 0 || cols == 0 {
         return Err(input("a heatmap needs at least one row and one column"));

@@ -9,7 +9,7 @@ fn cross(o: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
 
 /// Vertices of the convex hull in counter-clockwise order, without collinear points and
 /// without repeating the first vertex. One point for identical inputs, two for collinear ones.
-pub fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+pub(crate) fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut p: Vec<(f64, f64)> = points.to_vec();
     p.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     p.dedup();
@@ -43,7 +43,7 @@ pub fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 
 /// The convex hull of the points, each replaced by an octagon of radii (rx, ry): a closed
 /// outline with at least 8 vertices around any non-empty set of points.
-pub fn inflated_hull(points: &[(f64, f64)], rx: f64, ry: f64) -> Vec<(f64, f64)> {
+pub(crate) fn inflated_hull(points: &[(f64, f64)], rx: f64, ry: f64) -> Vec<(f64, f64)> {
     let mut grown = Vec::with_capacity(points.len() * 8);
     for &(x, y) in &convex_hull(points) {
         for s in 0..8 {

@@ -14,17 +14,17 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// Most records embedded by MDS (an n × n matrix and its power iterations).
-pub const MDS_LIMIT: usize = 1_500;
+pub(crate) const MDS_LIMIT: usize = 1_500;
 /// Most records drawn when placed by two attributes (keeps the SVG small).
-pub const AXES_LIMIT: usize = 5_000;
+pub(crate) const AXES_LIMIT: usize = 5_000;
 /// Discrete axes (ordinal levels, categories) spread coincident records by up to ± this.
-pub const JITTER: f64 = 0.2;
+pub(crate) const JITTER: f64 = 0.2;
 /// Categorical axes name their categories when they have at most this many.
 const MAX_TICK_LABELS: usize = 40;
 
 /// How records are placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Axes {
+pub(crate) enum Axes {
     /// 2-D classical MDS of the record distance matrix.
     Mds,
     /// Two quasi-identifiers, by index in the `QiTable`.
@@ -33,7 +33,7 @@ pub enum Axes {
 
 impl Axes {
     /// Parses the picture's axes `a,b` against the quasi-identifiers.
-    pub fn parse(spec: &str, qi: &QiTable) -> Result<Axes> {
+    pub(crate) fn parse(spec: &str, qi: &QiTable) -> Result<Axes> {
         let names: Vec<&str> = spec.split(',').map(str::trim).collect();
         let all = || {
             qi.attributes
@@ -148,7 +148,7 @@ fn axis_label(qi: &QiTable, a: usize) -> String {
 }
 
 /// The picture of partition `p` of the records of `qi` (k_i in `k`), placed by `axes`.
-pub fn partition_picture(
+pub(crate) fn partition_picture(
     qi: &QiTable,
     dist: &RecordDistance,
     p: &Partition,

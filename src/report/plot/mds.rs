@@ -14,7 +14,7 @@ const TOL: f64 = 1e-12;
 /// rotation or reflection. Deterministic: fixed start vectors and a sign convention (the entry
 /// of largest magnitude of each eigenvector is positive). Coordinates of non-positive
 /// eigenvalues are 0.
-pub fn classical_mds(d: &[Vec<f64>], dims: usize) -> Vec<Vec<f64>> {
+pub(crate) fn classical_mds(d: &[Vec<f64>], dims: usize) -> Vec<Vec<f64>> {
     let n = d.len();
     let mut out = vec![vec![0.0; dims]; n];
     if n == 0 {

@@ -35,24 +35,26 @@
 //! plot::boxplot::summary(&[f64]) -> Option<Summary>   (the five numbers and outliers of a box)
 //! ```
 
-pub mod boxplot;
-pub mod heatmap;
-pub mod hull;
-pub mod layout;
-pub mod mds;
-pub mod partition;
-pub mod timeline;
+pub(crate) mod boxplot;
+pub(crate) mod heatmap;
+pub(crate) mod hull;
+pub(crate) mod layout;
+pub(crate) mod mds;
+pub(crate) mod partition;
+#[cfg(test)]
+mod tests;
+pub(crate) mod timeline;
 
-pub use boxplot::{boxplot, BoxGroup, BoxPlot};
-pub use heatmap::{heatmap, Heatmap};
-pub use partition::{partition, PartitionPicture};
-pub use timeline::{timeline, Timeline, TimelinePoint};
+pub(crate) use boxplot::{boxplot, BoxGroup, BoxPlot};
+pub(crate) use heatmap::{heatmap, Heatmap};
+pub(crate) use partition::{partition, PartitionPicture};
+pub(crate) use timeline::{timeline, Timeline, TimelinePoint};
 
 use crate::error::{internal, Error};
 use plotters::style::RGBColor;
 
 /// Categorical palette (Tableau 10 and two more): classes cycle through it.
-pub const PALETTE: [RGBColor; 12] = [
+pub(crate) const PALETTE: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -68,7 +70,7 @@ pub const PALETTE: [RGBColor; 12] = [
 ];
 
 /// Font family of every label (resolved by whoever displays the SVG).
-pub const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
 /// A drawing failure (plotters reports them for broken layouts) as an internal error.
 pub(crate) fn drawing<E: std::fmt::Display>(e: E) -> Error {

@@ -8,11 +8,11 @@ use plotters::style::text_anchor;
 
 /// Pictures with at most this many classes get a `k=` label at each class; above it the labels
 /// would hide the records.
-pub const MAX_CLASS_LABELS: usize = 80;
+pub(crate) const MAX_CLASS_LABELS: usize = 80;
 
 /// Plain data of a partition picture (see [`super::layout`] to build it from a run).
 #[derive(Clone, Debug)]
-pub struct PartitionPicture {
+pub(crate) struct PartitionPicture {
     pub title: String,
     /// One line under the picture (how the records were placed, sampling).
     pub caption: String,
@@ -62,7 +62,7 @@ fn tick_label(ticks: &Option<Vec<String>>, v: f64) -> String {
 
 /// Draws the picture; the SVG has one `<polygon>` per class (its filled outline) and one
 /// `<circle>` per record plus one per marker size in the legend (one per k level, at most 5).
-pub fn partition(p: &PartitionPicture) -> Result<String> {
+pub(crate) fn partition(p: &PartitionPicture) -> Result<String> {
     let n = p.points.len();
     if p.class.len() != n || p.k.len() != n {
         return Err(input(format!(

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 /// One improving solution.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TimelinePoint {
+pub(crate) struct TimelinePoint {
     pub elapsed_s: f64,
     /// The optimised criterion's value.
     pub value: f64,
@@ -21,7 +21,7 @@ pub struct TimelinePoint {
 
 /// Plain data of a time line picture.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Timeline {
+pub(crate) struct Timeline {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
@@ -37,7 +37,7 @@ const HEIGHT: u32 = 440;
 
 /// Draws the time line. The SVG names each drawn series in its legend: `y_label`, the
 /// secondary label, `warm start`, `bound`.
-pub fn timeline(t: &Timeline) -> Result<String> {
+pub(crate) fn timeline(t: &Timeline) -> Result<String> {
     if t.points.is_empty() {
         return Err(input("a time line needs at least one solution"));
     }

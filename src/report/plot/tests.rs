@@ -1,8 +1,8 @@
-//! The SVG pictures of `optik::report::plot`: well-formed XML with the expected elements (one outline
+//! The SVG pictures: well-formed XML with the expected elements (one outline
 //! per class, one point per record, legends and labels), deterministic output, and errors on
 //! malformed data. Set OPTIK_PLOT_DIR to keep the pictures for a look.
 
-use optik::report::plot::{
+use crate::report::plot::{
     self, BoxGroup, BoxPlot, Heatmap, PartitionPicture, Timeline, TimelinePoint,
 };
 

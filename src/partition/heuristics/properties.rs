@@ -2,12 +2,12 @@
 //! random small tables with a numeric, an ordinal, a hierarchical categorical and a flat
 //! categorical quasi-identifier, and random k_i in 1..=4 (≤ n).
 
+use crate::data::distance::RecordDistance;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::qi::{QiAttribute, QiTable, Values};
+use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use crate::Partition;
 use indicatif::ProgressBar;
-use optik::data::distance::RecordDistance;
-use optik::data::hierarchy::Hierarchy;
-use optik::data::qi::{QiAttribute, QiTable, Values};
-use optik::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
-use optik::Partition;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -316,9 +316,9 @@ fn same_partition_whatever_the_thread_count() {
 /// schema, with k_i drawn from 2:0.8,3:0.2. Skipped when `../shared/data/adult` is absent.
 #[test]
 fn adult_sample_through_the_data_layer() {
-    use optik::data::dataset::{Dataset, LoadOptions};
-    use optik::data::k_source::KSource;
-    use optik::data::schema::Schema;
+    use crate::data::dataset::{Dataset, LoadOptions};
+    use crate::data::k_source::KSource;
+    use crate::data::schema::Schema;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/adult");
     let Ok(data) = data.canonicalize() else {
         eprintln!("../shared/data/adult not found: skipped");
