@@ -17,7 +17,8 @@ use optik::{
     run_heuristic, solve_exact as solve, Dataset, Engine, ExactOptions, Form, Heuristic,
     HeuristicOptions, KChoice, KMemberCost, KSettings, KSource, LoadOptions, Schema, SchemaSource,
 };
-use optik_models::cp::{objective_of, Search};
+use optik_models::cp::Search;
+use optik_models::objective_of;
 use optik_models::Criterion;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -31,7 +31,8 @@ fn early_stops_report_bounds_below_the_optimum() {
             criterion: Criterion::Dbil,
             ..ColgenOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(full.status, Status::Optimal, "{:?}", full.note);
     let opt = full.objective.unwrap();
     for ms in [100, 300, 1_000, 2_000] {
@@ -42,7 +43,8 @@ fn early_stops_report_bounds_below_the_optimum() {
                 time_limit: Some(Duration::from_millis(ms)),
                 ..ColgenOptions::default()
             },
-        );
+        )
+        .unwrap();
         let lb = r.lower_bound.unwrap();
         assert!(
             lb <= opt,

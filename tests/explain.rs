@@ -400,7 +400,7 @@ fn model_solutions(inst: &Instance, criterion: Criterion, cap: bool) -> Vec<(Vec
         })
         .map(|labels| {
             let p = optik_models::Partition::from_labels(&labels);
-            let v = optik_models::cp::objective_of(inst, &p, criterion);
+            let v = optik_models::objective_of(inst, &p, criterion);
             (labels, v)
         })
         .collect()

@@ -48,7 +48,8 @@ fn main() {
                 cuts,
                 ..ColgenOptions::default()
             },
-        );
+        )
+        .unwrap_or_else(|e| panic!("{f}: {e}"));
         let name = std::path::Path::new(&f)
             .file_name()
             .map_or(f.clone(), |s| s.to_string_lossy().into_owned());

@@ -63,7 +63,8 @@ fn main() {
                     search,
                     ..CpOptions::default()
                 },
-            );
+            )
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
             let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
             println!(
                 "{f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.2}\t{}\t{}\t{}",
@@ -74,8 +75,8 @@ fn main() {
                 opt(res.objective),
                 opt(res.lower_bound),
                 res.elapsed_s,
-                res.nodes,
-                res.conflicts,
+                res.stats.nodes,
+                res.stats.conflicts,
                 res.timeline.len()
             );
         }

@@ -3,6 +3,7 @@
 //! One plain description shared by the CP model, column generation and the brute force, with
 //! the quick infeasibility tests that give a clear message before any search.
 
+use crate::invalid_input::InvalidInput;
 use serde::{Deserialize, Serialize};
 
 /// Distinct l-diversity: every class holds at least `l` distinct values of the sensitive
@@ -52,13 +53,14 @@ impl ClassConstraints {
     }
 
     /// Checks indices and sizes against an instance of `n` records.
-    pub fn validate(&self, n: usize) -> Result<(), String> {
+    pub fn validate(&self, n: usize) -> Result<(), InvalidInput> {
         if let Some(d) = &self.diversity {
             if d.values.len() != n {
                 return Err(format!(
                     "l-diversity has {} sensitive values for {n} records",
                     d.values.len()
-                ));
+                )
+                .into());
             }
             if d.l == 0 {
                 return Err("l-diversity needs l ≥ 1".into());
@@ -66,7 +68,7 @@ impl ClassConstraints {
         }
         for &(a, b) in self.must.iter().chain(&self.cannot) {
             if a as usize >= n || b as usize >= n {
-                return Err(format!("link ({a}, {b}) is outside records 0..{n}"));
+                return Err(format!("link ({a}, {b}) is outside records 0..{n}").into());
             }
         }
         if self.max_size == Some(0) {

@@ -2,7 +2,8 @@
 //! any distance, so the float metrics of a release and the integer objectives of the exact
 //! engines are computed by the same code.
 
-use crate::Partition;
+use crate::invalid_input::InvalidInput;
+use crate::{Instance, Partition};
 use serde::{Deserialize, Serialize};
 
 /// The criterion an exact engine optimises.
@@ -45,15 +46,23 @@ impl Criterion {
 }
 
 impl std::str::FromStr for Criterion {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = InvalidInput;
+    fn from_str(s: &str) -> Result<Self, InvalidInput> {
         Criterion::ALL
             .into_iter()
             .find(|c| c.name() == s)
             .ok_or_else(|| {
-                format!("unknown criterion '{s}' (expected dbil, diameter, split or wcsd)")
+                InvalidInput(format!(
+                    "unknown criterion '{s}' (expected dbil, diameter, split or wcsd)"
+                ))
             })
     }
+}
+
+/// Objective of a partition of an instance in integer units (split of one class = 0): what
+/// every exact engine optimises and reports.
+pub fn objective_of(inst: &Instance, p: &Partition, criterion: Criterion) -> i64 {
+    evaluate(p, |a, b| inst.d(a, b)).get(criterion)
 }
 
 /// Numbers a criterion can be computed in (f64 for metrics, i64 for exact engines).

@@ -1,12 +1,90 @@
-//! The result every exact engine (CP, compact MIP, column generation) reports, so the portfolio
-//! and the report compare engines field by field.
+//! The vocabulary every exact engine (CP, compact MIP, column generation) speaks: which engine,
+//! the status and result of a run, its improving solutions and counters, and why a run cannot
+//! start. The engines and [`crate::solve()`] depend on this module; it depends on no engine.
 
-use crate::cp::{CpResult, Status};
-use crate::Partition;
+use crate::invalid_input::InvalidInput;
+use crate::{Criterion, Partition};
 use serde::{Deserialize, Serialize};
 
+/// Which exact engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The portfolio: column generation for the sum criteria (dbil, wcsd), CP for diameter
+    /// and split.
+    Auto,
+    /// The CP model on pumpkin with optik's propagators.
+    Cp,
+    /// Set partitioning with column generation on HiGHS (dbil, wcsd).
+    Colgen,
+    /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
+    Mip,
+}
+
+impl Engine {
+    /// The engine `auto` picks for a criterion (any other engine is itself).
+    pub fn resolve(self, criterion: Criterion) -> Engine {
+        match (self, criterion) {
+            (Engine::Auto, Criterion::Dbil | Criterion::Wcsd) => Engine::Colgen,
+            (Engine::Auto, _) => Engine::Cp,
+            (e, _) => e,
+        }
+    }
+
+    /// True when the engine (after resolving `auto`) optimises `criterion`: column generation
+    /// only the sum criteria, the compact MIP all but split.
+    pub fn optimises(self, criterion: Criterion) -> bool {
+        match self.resolve(criterion) {
+            Engine::Colgen => matches!(criterion, Criterion::Dbil | Criterion::Wcsd),
+            Engine::Mip => criterion != Criterion::Split,
+            Engine::Auto | Engine::Cp => true,
+        }
+    }
+
+    /// Name as written in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::Cp => "cp",
+            Engine::Colgen => "colgen",
+            Engine::Mip => "mip",
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Outcome of an engine run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The returned partition is proven optimal.
+    Optimal,
+    /// A partition was found (possibly the warm start) but not proven optimal (time limit).
+    Feasible,
+    /// No k_i-anonymous partition exists (under the model's constraints).
+    Infeasible,
+    /// Nothing was found and nothing proven.
+    Unknown,
+}
+
+impl Status {
+    /// Name as written in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
 /// One improving solution of an engine run (the warm start counts as the first when given).
-/// Engine-level rather than CP's own event type so the engines stay independent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolutionEvent {
     /// Seconds since the start of the run.
@@ -15,22 +93,11 @@ pub struct SolutionEvent {
     pub objective: i64,
     /// Number of classes of the solution.
     pub num_classes: usize,
-    /// DBIL of the solution in integer units, whatever the criterion.
+    /// DBIL of the solution in integer units, whatever the criterion (the seed's figures 6.2–6.5
+    /// plot it beside the criterion).
     pub dbil: i64,
     /// True for a warm-start partition.
     pub warm_start: bool,
-}
-
-impl From<&crate::cp::SolutionEvent> for SolutionEvent {
-    fn from(e: &crate::cp::SolutionEvent) -> Self {
-        SolutionEvent {
-            elapsed_s: e.elapsed_s,
-            objective: e.objective,
-            num_classes: e.num_classes,
-            dbil: e.dbil,
-            warm_start: e.warm_start,
-        }
-    }
 }
 
 /// Callback receiving every improving solution.
@@ -47,7 +114,7 @@ pub struct EngineStats {
     pub cuts: usize,
     /// Pricing rounds (master LP solves followed by a pricing pass).
     pub pricing_rounds: usize,
-    /// Seconds spent in LP solves.
+    /// Seconds spent in LP solves (column generation; CP: the root LP of its dual bound).
     pub lp_time_s: f64,
     /// Seconds spent in pricing and enumeration.
     pub pricing_time_s: f64,
@@ -59,7 +126,8 @@ pub struct EngineStats {
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.
     pub lp_bound: Option<f64>,
-    /// LP relaxation value after cuts (column generation), in integer units.
+    /// LP relaxation value after cuts (column generation; CP with the LP dual bound: the root
+    /// LP it posted), in integer units.
     pub lp_bound_cuts: Option<f64>,
 }
 
@@ -72,7 +140,8 @@ pub struct EngineResult {
     pub partition: Option<Partition>,
     /// Its objective in integer distance units.
     pub objective: Option<i64>,
-    /// Best proven lower bound (minimised criteria) in integer units.
+    /// Best proven bound in integer units: a lower bound for minimised criteria, an upper
+    /// bound for split.
     pub lower_bound: Option<i64>,
     /// Engine counters.
     pub stats: EngineStats,
@@ -80,13 +149,15 @@ pub struct EngineResult {
     pub timeline: Vec<SolutionEvent>,
     /// Wall-clock seconds.
     pub elapsed_s: f64,
-    /// Why the run stopped early or could not start (unsupported criterion, budget, ...).
+    /// Split (CP): the minimum number of classes that was enforced.
+    pub min_classes: Option<usize>,
+    /// Why the run stopped early or could not search (budget, time limit, solver failure, ...).
     pub note: Option<String>,
 }
 
 impl EngineResult {
-    /// A result that reports only a reason (unsupported criterion, invalid input).
-    pub fn unsupported(note: impl Into<String>) -> Self {
+    /// A run that has found and proven nothing yet.
+    pub fn empty() -> Self {
         EngineResult {
             status: Status::Unknown,
             partition: None,
@@ -95,7 +166,8 @@ impl EngineResult {
             stats: EngineStats::default(),
             timeline: Vec::new(),
             elapsed_s: 0.0,
-            note: Some(note.into()),
+            min_classes: None,
+            note: None,
         }
     }
 
@@ -109,27 +181,59 @@ impl EngineResult {
     }
 }
 
-impl From<CpResult> for EngineResult {
-    fn from(r: CpResult) -> Self {
-        EngineResult {
-            status: r.status,
-            partition: r.partition,
-            objective: r.objective,
-            lower_bound: r.lower_bound,
-            stats: EngineStats {
-                nodes: r.nodes,
-                conflicts: r.conflicts,
-                lp_bound_cuts: r.lp_bound,
-                lp_time_s: r.lp_time_s,
-                ..EngineStats::default()
-            },
-            timeline: r
-                .timeline
-                .into_iter()
-                .map(|e| SolutionEvent::from(&e))
-                .collect(),
-            elapsed_s: r.elapsed_s,
-            note: r.note,
+/// Why an engine cannot run, or why no partition exists before any search.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The engine does not optimise this criterion (see [`Engine::optimises`]).
+    #[error("the {engine} engine does not optimise {}", .criterion.name())]
+    UnsupportedCriterion {
+        /// The engine asked for (resolved).
+        engine: Engine,
+        /// The criterion it does not optimise.
+        criterion: Criterion,
+    },
+    /// The engine does not take extra class constraints (l-diversity, links, maximum size).
+    #[error("the {engine} engine does not take class constraints (l-diversity, links, maximum class size)")]
+    UnsupportedConstraints {
+        /// The engine asked for.
+        engine: Engine,
+    },
+    /// The objective's range does not fit the CP solver's i32 domains.
+    #[error("objective bound {bound} exceeds pumpkin's i32 domains; use a smaller scale")]
+    ObjectiveOutOfRange {
+        /// Largest value the objective can take, in integer units.
+        bound: i64,
+    },
+    /// A malformed instance, partition or class constraints.
+    #[error(transparent)]
+    InvalidInput(#[from] InvalidInput),
+    /// No partition meets the k_i and the class constraints; the reason.
+    #[error("infeasible: {0}")]
+    Infeasible(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_resolves_by_criterion() {
+        assert_eq!(Engine::Auto.resolve(Criterion::Dbil), Engine::Colgen);
+        assert_eq!(Engine::Auto.resolve(Criterion::Wcsd), Engine::Colgen);
+        assert_eq!(Engine::Auto.resolve(Criterion::Diameter), Engine::Cp);
+        assert_eq!(Engine::Auto.resolve(Criterion::Split), Engine::Cp);
+        assert_eq!(Engine::Mip.resolve(Criterion::Split), Engine::Mip);
+    }
+
+    #[test]
+    fn engines_optimise_their_criteria() {
+        for c in Criterion::ALL {
+            assert!(Engine::Auto.optimises(c));
+            assert!(Engine::Cp.optimises(c));
         }
+        assert!(Engine::Colgen.optimises(Criterion::Wcsd));
+        assert!(!Engine::Colgen.optimises(Criterion::Diameter));
+        assert!(Engine::Mip.optimises(Criterion::Diameter));
+        assert!(!Engine::Mip.optimises(Criterion::Split));
     }
 }

@@ -2,6 +2,7 @@
 //! `{"n": .., "scale": .., "k": [..], "dist": [[..]]}` and a MiniZinc data file for
 //! `models/minizinc/ki_anonymity.mzn`.
 
+use crate::invalid_input::InvalidInput;
 use crate::Instance;
 
 /// JSON text of the instance (`{"n":..,"scale":..,"k":[..],"dist":[[..]]}`).
@@ -10,9 +11,9 @@ pub fn to_json(inst: &Instance) -> String {
 }
 
 /// Parses and validates an instance from its JSON text.
-pub fn from_json(text: &str) -> Result<Instance, String> {
-    let inst: Instance =
-        serde_json::from_str(text).map_err(|e| format!("invalid instance JSON: {e}"))?;
+pub fn from_json(text: &str) -> Result<Instance, InvalidInput> {
+    let inst: Instance = serde_json::from_str(text)
+        .map_err(|e| InvalidInput(format!("invalid instance JSON: {e}")))?;
     inst.validate()?;
     Ok(inst)
 }

@@ -1,5 +1,6 @@
 //! The solver-facing instance: n records, their k_i, and an integer distance matrix.
 
+use crate::invalid_input::InvalidInput;
 use serde::{Deserialize, Serialize};
 
 /// What every exact engine solves: an integer distance matrix (distance units × `scale`,
@@ -18,7 +19,7 @@ pub struct Instance {
 
 impl Instance {
     /// Builds and validates an instance.
-    pub fn new(scale: f64, k: Vec<u32>, dist: Vec<Vec<i64>>) -> Result<Self, String> {
+    pub fn new(scale: f64, k: Vec<u32>, dist: Vec<Vec<i64>>) -> Result<Self, InvalidInput> {
         let inst = Instance {
             n: k.len(),
             scale,
@@ -35,7 +36,7 @@ impl Instance {
         scale: f64,
         k: Vec<u32>,
         d: impl Fn(usize, usize) -> f64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, InvalidInput> {
         let n = k.len();
         let mut dist = vec![vec![0i64; n]; n];
         for i in 0..n {
@@ -49,17 +50,18 @@ impl Instance {
     }
 
     /// Checks shape, symmetry, the diagonal, non-negativity and feasibility (k_i ≤ n, k_i ≥ 1).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidInput> {
         if self.n != self.k.len() || self.n != self.dist.len() {
             return Err(format!(
                 "instance has n = {}, {} k values and {} matrix rows",
                 self.n,
                 self.k.len(),
                 self.dist.len()
-            ));
+            )
+            .into());
         }
         if self.scale.is_nan() || self.scale <= 0.0 {
-            return Err(format!("scale must be positive, got {}", self.scale));
+            return Err(format!("scale must be positive, got {}", self.scale).into());
         }
         for (i, row) in self.dist.iter().enumerate() {
             if row.len() != self.n {
@@ -67,23 +69,24 @@ impl Instance {
                     "matrix row {i} has {} entries, expected {}",
                     row.len(),
                     self.n
-                ));
+                )
+                .into());
             }
             if row[i] != 0 {
-                return Err(format!("dist[{i}][{i}] = {} is not zero", row[i]));
+                return Err(format!("dist[{i}][{i}] = {} is not zero", row[i]).into());
             }
             for (j, &v) in row.iter().enumerate() {
                 if v < 0 {
-                    return Err(format!("dist[{i}][{j}] = {v} is negative"));
+                    return Err(format!("dist[{i}][{j}] = {v} is negative").into());
                 }
                 if v != self.dist[j][i] {
-                    return Err(format!("dist[{i}][{j}] != dist[{j}][{i}]"));
+                    return Err(format!("dist[{i}][{j}] != dist[{j}][{i}]").into());
                 }
             }
         }
         for (i, &k) in self.k.iter().enumerate() {
             if k == 0 || k as usize > self.n {
-                return Err(format!("k[{i}] = {k} is outside 1..={}", self.n));
+                return Err(format!("k[{i}] = {k} is outside 1..={}", self.n).into());
             }
         }
         Ok(())

@@ -2,8 +2,8 @@
 //! the baseline and cross-check engine for small instances. One model description feeds both
 //! HiGHS (through good_lp) and the LP-file export, so the file is exactly what is solved.
 
-use crate::cp::{objective_of, Status};
-use crate::engine::{EngineResult, EngineStats, SolutionEvent};
+use crate::criteria::objective_of;
+use crate::engine::{Engine, EngineError, EngineResult, EngineStats, SolutionEvent, Status};
 use crate::{Criterion, Instance, Partition};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::{HighsModelStatus, HighsSolutionStatus};
@@ -55,15 +55,13 @@ struct AssignmentModel {
     x: Vec<Vec<usize>>,
 }
 
-/// Builds the model; split is not offered (its max–min objective needs a different model).
+/// Builds the model; split is not offered (its max–min objective needs a different model):
+/// callers check [`Engine::optimises`] first.
 #[allow(
     clippy::needless_range_loop,
     reason = "indices j ≤ a < b are the model's subscripts"
 )]
-fn build(inst: &Instance, criterion: Criterion) -> Result<AssignmentModel, String> {
-    if criterion == Criterion::Split {
-        return Err("the compact MIP does not model split".into());
-    }
+fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
     let n = inst.n;
     let mut m = LinearModel::default();
     let x: Vec<Vec<usize>> = (0..n)
@@ -172,9 +170,9 @@ fn build(inst: &Instance, criterion: Criterion) -> Result<AssignmentModel, Strin
                 }
             }
         }
-        Criterion::Split => unreachable!("rejected above"),
+        Criterion::Split => unreachable!("callers reject split"),
     }
-    Ok(AssignmentModel { model: m, x })
+    AssignmentModel { model: m, x }
 }
 
 /// Writes `terms` as LP-file text (`+ 3 x - 2 y`), wrapping long rows.
@@ -194,10 +192,10 @@ fn write_terms(out: &mut String, model: &LinearModel, terms: &[(usize, f64)]) {
 /// The compact MIP as an LP file (CPLEX LP format), for `optik export --format lp`.
 /// Split has no compact model: the text is then a comment saying so.
 pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
-    let am = match build(inst, criterion) {
-        Ok(am) => am,
-        Err(e) => return format!("\\ {e}\n"),
-    };
+    if !Engine::Mip.optimises(criterion) {
+        return "\\ the compact MIP does not model split\n".to_string();
+    }
+    let am = build(inst, criterion);
     let m = &am.model;
     let mut out = String::new();
     let _ = writeln!(
@@ -231,17 +229,20 @@ pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
 }
 
 /// Solves the compact MIP with HiGHS (relative gap 0, absolute gap 0.5: costs are integers).
-/// Split returns an error result (`note`), as does a HiGHS failure.
+/// Split is an error; a HiGHS failure ends the run without a partition, saying why in `note`.
 pub fn solve_mip(
     inst: &Instance,
     criterion: Criterion,
     time_limit: Option<Duration>,
-) -> EngineResult {
+) -> Result<EngineResult, EngineError> {
+    if !Engine::Mip.optimises(criterion) {
+        return Err(EngineError::UnsupportedCriterion {
+            engine: Engine::Mip,
+            criterion,
+        });
+    }
     let start = Instant::now();
-    let am = match build(inst, criterion) {
-        Ok(am) => am,
-        Err(e) => return EngineResult::unsupported(e),
-    };
+    let am = build(inst, criterion);
     let m = &am.model;
     let mut pv = ProblemVariables::new();
     let vars: Vec<Variable> = m
@@ -266,24 +267,18 @@ pub fn solve_mip(
         problem.add_constraint(c);
     }
     let mut result = EngineResult {
-        status: Status::Unknown,
-        partition: None,
-        objective: None,
-        lower_bound: None,
         stats: EngineStats {
             columns: m.vars.len(),
             ..EngineStats::default()
         },
-        timeline: Vec::new(),
-        elapsed_s: 0.0,
-        note: None,
+        ..EngineResult::empty()
     };
     // Solved on the HiGHS model itself (good_lp's solve drops the MIP dual bound).
     let mut model = match problem.try_into_inner() {
         Ok(model) => model,
         Err(e) => {
             result.note = Some(format!("HiGHS: {e}"));
-            return result;
+            return Ok(result);
         }
     };
     model.make_quiet();
@@ -301,7 +296,7 @@ pub fn solve_mip(
         Err(e) => {
             result.note = Some(format!("HiGHS: {e:?}"));
             result.elapsed_s = start.elapsed().as_secs_f64();
-            return result;
+            return Ok(result);
         }
     };
     result.stats.nodes = solved
@@ -311,7 +306,7 @@ pub fn solve_mip(
         HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
             result.status = Status::Infeasible;
             result.elapsed_s = start.elapsed().as_secs_f64();
-            return result;
+            return Ok(result);
         }
         HighsModelStatus::Optimal => true,
         HighsModelStatus::ReachedTimeLimit
@@ -324,7 +319,7 @@ pub fn solve_mip(
         other => {
             result.note = Some(format!("HiGHS: {other:?}"));
             result.elapsed_s = start.elapsed().as_secs_f64();
-            return result;
+            return Ok(result);
         }
     };
     // The dual bound of the branch and bound: integer costs, so round up (after round-off).
@@ -370,5 +365,5 @@ pub fn solve_mip(
         result.partition = Some(p);
     }
     result.elapsed_s = start.elapsed().as_secs_f64();
-    result
+    Ok(result)
 }

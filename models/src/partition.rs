@@ -1,5 +1,6 @@
 //! The one partition type: a class id per record, shared by heuristics and exact engines.
 
+use crate::invalid_input::InvalidInput;
 use serde::{Deserialize, Serialize};
 
 /// A partition of records `0..n` into equivalence classes, stored as a class id per record.
@@ -30,21 +31,21 @@ impl Partition {
     }
 
     /// Builds a partition from a list of classes; every record `0..n` must appear exactly once.
-    pub fn from_classes(n: usize, classes: &[Vec<usize>]) -> Result<Self, String> {
+    pub fn from_classes(n: usize, classes: &[Vec<usize>]) -> Result<Self, InvalidInput> {
         let mut label = vec![usize::MAX; n];
         for (c, members) in classes.iter().enumerate() {
             for &i in members {
                 if i >= n {
-                    return Err(format!("record {i} out of range 0..{n}"));
+                    return Err(format!("record {i} out of range 0..{n}").into());
                 }
                 if label[i] != usize::MAX {
-                    return Err(format!("record {i} is in two classes"));
+                    return Err(format!("record {i} is in two classes").into());
                 }
                 label[i] = c;
             }
         }
         if let Some(i) = label.iter().position(|&l| l == usize::MAX) {
-            return Err(format!("record {i} is in no class"));
+            return Err(format!("record {i} is in no class").into());
         }
         Ok(Self::from_labels(&label))
     }

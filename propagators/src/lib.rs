@@ -5,7 +5,9 @@
 //! eager LCG explanations: every post carries a conjunction that implies it) and a checker that
 //! re-verifies any inference from its premises alone, so pumpkin's `check-propagations` feature
 //! can validate every explanation. Enable this crate's `check` feature to run with pumpkin's
-//! `check-propagations` and `debug-checks`.
+//! `check-propagations` and `debug-checks`. Each module's unit tests post its propagator on a
+//! small state in pumpkin's `TestSolver` (see `test_support`) and check, rule by rule, what it
+//! propagates and the reason it gives.
 
 pub mod branching;
 pub mod common;
@@ -21,6 +23,9 @@ pub mod precede;
 pub mod size_cap;
 pub mod split;
 pub mod wcsd;
+
+#[cfg(test)]
+mod test_support;
 
 pub use common::{min_k_diameters, DistMatrix, Snapshot};
 

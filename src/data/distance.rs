@@ -304,7 +304,7 @@ impl RecordDistance {
 
     /// The exact solvers' instance: the matrix scaled by `scale` and rounded to integers.
     pub fn instance(&self, k: Vec<u32>, scale: f64) -> Result<Instance, String> {
-        Instance::from_distance(scale, k, |i, j| self.d(i, j))
+        Instance::from_distance(scale, k, |i, j| self.d(i, j)).map_err(|e| e.to_string())
     }
 }
 

@@ -90,7 +90,7 @@ pub(crate) fn explain(ds: &Dataset, opts: &ExplainOptions) -> Result<Explanation
             time_limit: None,
         },
     )
-    .map_err(input)?;
+    .map_err(|e| input(e.to_string()))?;
     let names = text::Names::new(ds, opts.show_values);
     let header = text::Header {
         input: ds.table.path.display().to_string(),

@@ -1,58 +1,23 @@
-//! The exact side as the CLI sees it: build the integer instance, warm-start from the best
-//! heuristic, run an engine, and translate its result into distance units.
+//! The exact side of a partitioning: build the integer instance, warm-start from the
+//! heuristics, run `optik_models::solve`, log its improving solutions, and translate its result
+//! into distance units and its errors into optik's one-line messages.
 
 use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
-use crate::error::{input, Result};
-use crate::partition::heuristics::{
-    self, Form, Heuristic as Method, HeuristicOptions, KMemberCost,
-};
-use optik_models::cp::{objective_of, solve_cp, CpOptions, Search, Status};
-use optik_models::engine::{EngineResult, SolutionEvent};
+use crate::error::{input, internal, Error, Result};
+use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use crate::settings::Setting;
+use optik_models::cp::Search;
+pub use optik_models::Engine;
 use optik_models::{
-    solve_colgen, solve_mip, ClassConstraints, ColgenOptions, Criterion, Instance, Partition,
+    ClassConstraints, Criterion, EngineError, Instance, Partition, SolutionCallback, SolutionEvent,
+    SolveOptions, SolveOutcome, WarmStart,
 };
 use serde::Serialize;
 use std::time::Duration;
 
 /// Largest table the exact engines accept (they hold an n × n integer matrix).
 pub const MAX_EXACT_RECORDS: usize = 5_000;
-
-/// Which exact engine runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Engine {
-    /// The portfolio: column generation for the sum criteria (dbil, wcsd), CP for diameter
-    /// and split.
-    Auto,
-    /// The CP model on pumpkin with optik's propagators.
-    Cp,
-    /// Set partitioning with column generation on HiGHS (dbil, wcsd).
-    Colgen,
-    /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
-    Mip,
-}
-
-impl Engine {
-    /// The engine `auto` picks for a criterion.
-    pub fn resolve(self, criterion: Criterion) -> Engine {
-        match (self, criterion) {
-            (Engine::Auto, Criterion::Dbil | Criterion::Wcsd) => Engine::Colgen,
-            (Engine::Auto, _) => Engine::Cp,
-            (e, _) => e,
-        }
-    }
-
-    /// Name as written in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Auto => "auto",
-            Engine::Cp => "cp",
-            Engine::Colgen => "colgen",
-            Engine::Mip => "mip",
-        }
-    }
-}
 
 /// Options of an exact run.
 #[derive(Clone, Debug)]
@@ -121,7 +86,11 @@ fn warm_starts(seed: u64) -> [HeuristicOptions; 3] {
         cost: KMemberCost::Personalised,
         seed,
     };
-    [h(Method::Mdav), h(Method::KMember), h(Method::Mondrian)]
+    [
+        h(Heuristic::Mdav),
+        h(Heuristic::KMember),
+        h(Heuristic::Mondrian),
+    ]
 }
 
 /// Solves a dataset exactly with the chosen engine, warm-started by the best heuristic.
@@ -138,41 +107,65 @@ pub(crate) fn solve_with(
     opts: &ExactOptions,
     extra: &ClassConstraints,
 ) -> Result<ExactOutcome> {
+    let inst = exact_instance(ds, dist, opts)?;
+    let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
+        .map_err(|e| engine_error(e, opts.engine, extra))?;
+    let (names, partitions): (Vec<String>, Vec<Partition>) =
+        heuristic_starts(ds, dist, &inst, extra, opts.seed)
+            .into_iter()
+            .unzip();
+    let solved = optik_models::solve(
+        &inst,
+        engine,
+        SolveOptions {
+            criterion: opts.criterion,
+            time_limit: opts.time_limit,
+            size_cap: opts.size_cap,
+            search: opts.search,
+            lp_bound: opts.lp_bound,
+            lp_primal: opts.lp_primal,
+            constraints: extra.clone(),
+            warm_starts: partitions,
+            on_solution: solution_log(opts),
+        },
+    )
+    .map_err(|e| engine_error(e, engine, extra))?;
+    outcome(&inst, opts, solved, &names)
+}
+
+/// The integer instance of the table (distances × the scale, rounded), within the exact
+/// engines' size limit.
+fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result<Instance> {
     if !(opts.scale.is_finite() && opts.scale > 0.0) {
         return Err(input(format!(
-            "--scale must be positive, got {}",
+            "{} must be positive, got {}",
+            Setting::Scale,
             opts.scale
         )));
     }
     if ds.n() > MAX_EXACT_RECORDS {
         return Err(input(format!(
-            "--method optimal holds an n × n matrix and accepts at most {MAX_EXACT_RECORDS} records; this table has {}",
+            "{} optimal holds an n × n matrix and accepts at most {MAX_EXACT_RECORDS} records; this table has {}",
+            Setting::Method,
             ds.n()
         )));
     }
-    let inst: Instance = dist.instance(ds.k.clone(), opts.scale).map_err(input)?;
-    if !extra.is_empty() {
-        if opts.engine == Engine::Mip {
-            return Err(input(
-                "--engine mip does not support --l-diversity, --links or --max-class-size (use cp or colgen)",
-            ));
-        }
-        extra.validate(inst.n).map_err(input)?;
-        if let Some(why) = extra.obvious_infeasibility(&inst.k) {
-            return Err(input(format!("infeasible: {why}")));
-        }
-    }
+    dist.instance(ds.k.clone(), opts.scale).map_err(input)
+}
+
+/// The heuristics' partitions that meet the class constraints (after a repair by merging
+/// classes where that is enough), with the name of their method, in the order of
+/// [`warm_starts`].
+fn heuristic_starts(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    inst: &Instance,
+    extra: &ClassConstraints,
+    seed: u64,
+) -> Vec<(String, Partition)> {
     let hidden = indicatif::ProgressBar::hidden();
-    let better = |a: i64, b: i64| {
-        if opts.criterion.maximise() {
-            a > b
-        } else {
-            a < b
-        }
-    };
-    let mut best: Option<(String, Partition, i64)> = None;
-    let mut heuristic_starts = Vec::new();
-    for h in warm_starts(opts.seed) {
+    let mut starts = Vec::new();
+    for h in warm_starts(seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
@@ -184,187 +177,100 @@ pub(crate) fn solve_with(
                 None => continue,
             }
         };
-        let v = objective_of(&inst, &p, opts.criterion);
-        heuristic_starts.push(p.clone());
-        if best.as_ref().is_none_or(|b| better(v, b.2)) {
-            best = Some((h.method.name().to_string(), p, v));
-        }
+        starts.push((h.method.name().to_string(), p));
     }
-    let (mut warm_name, warm, mut warm_value) = match best {
-        Some((name, p, v)) => (name, Some(p), Some(v)),
-        None => (
-            "none (no heuristic met the constraints)".to_string(),
-            None,
-            None,
-        ),
-    };
-    let engine = opts.engine.resolve(opts.criterion);
-    if engine == Engine::Colgen && !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) {
-        return Err(input(format!(
-            "--engine colgen optimises dbil and wcsd only, not {}",
-            opts.criterion.name()
-        )));
+    starts
+}
+
+/// Prints every improving solution to standard error (nothing when quiet).
+fn solution_log(opts: &ExactOptions) -> Option<SolutionCallback> {
+    if opts.quiet {
+        return None;
     }
-    if engine == Engine::Mip && opts.criterion == Criterion::Split {
-        return Err(input("--engine mip does not support split (use cp)"));
-    }
-    let quiet = opts.quiet;
     let scale = opts.scale;
     let criterion = opts.criterion;
-    let log = move |e: &SolutionEvent| {
-        if !quiet {
-            let dbil = if criterion == Criterion::Dbil {
-                String::new()
+    Some(Box::new(move |e: &SolutionEvent| {
+        let dbil = if criterion == Criterion::Dbil {
+            String::new()
+        } else {
+            format!(", dbil = {:.4}", e.dbil as f64 / scale)
+        };
+        eprintln!(
+            "[{:>8.3} s] {}{} = {:.4}{dbil} ({} classes)",
+            e.elapsed_s,
+            if e.warm_start {
+                "warm start "
             } else {
-                format!(", dbil = {:.4}", e.dbil as f64 / scale)
-            };
-            eprintln!(
-                "[{:>8.3} s] {}{} = {:.4}{dbil} ({} classes)",
-                e.elapsed_s,
-                if e.warm_start {
-                    "warm start "
-                } else {
-                    "improved "
-                },
-                criterion.name(),
-                e.objective as f64 / scale,
-                e.num_classes
-            );
-        }
-    };
-    // Column generation without a valid start works against artificial columns whose huge
-    // duals defeat its pricing bounds: a short CP search (a fifth of the limit, at most 10 s)
-    // looks for a first partition meeting the constraints to start from.
-    let mut colgen_limit = opts.time_limit;
-    if engine == Engine::Colgen && heuristic_starts.is_empty() && !extra.is_empty() {
-        let budget = opts.time_limit.map_or(Duration::from_secs(10), |t| {
-            (t / 5).min(Duration::from_secs(10))
-        });
-        let r = solve_cp(
-            &inst,
-            CpOptions {
-                criterion,
-                time_limit: Some(budget),
-                size_cap: opts.size_cap,
-                search: opts.search,
-                lp_bound: false,
-                constraints: extra.clone(),
-                ..CpOptions::default()
+                "improved "
             },
+            criterion.name(),
+            e.objective as f64 / scale,
+            e.num_classes
         );
-        if r.status == Status::Infeasible {
-            return Err(input(format!(
-                "infeasible: {}",
-                r.note
-                    .as_deref()
-                    .unwrap_or("no partition meets the k_i and the class constraints")
-            )));
-        }
-        if let (Some(p), Some(v)) = (r.partition, r.objective) {
-            warm_name = "cp (search within the constraints)".to_string();
-            warm_value = Some(v);
-            heuristic_starts.push(p);
-        }
-        colgen_limit = opts
-            .time_limit
-            .map(|t| t.saturating_sub(Duration::from_secs_f64(r.elapsed_s)));
-    }
-    let result: EngineResult = match engine {
-        Engine::Cp | Engine::Auto => solve_cp(
-            &inst,
-            CpOptions {
-                criterion,
-                time_limit: opts.time_limit,
-                size_cap: opts.size_cap,
-                search: opts.search,
-                warm_start: warm.clone(),
-                split_min_classes: None,
-                lp_bound: opts.lp_bound,
-                lp_primal: opts.lp_primal,
-                hints: true,
-                constraints: extra.clone(),
-                on_solution: Some(Box::new(move |e| log(&SolutionEvent::from(e)))),
-            },
-        )
-        .into(),
-        Engine::Colgen => solve_colgen(
-            &inst,
-            ColgenOptions {
-                criterion,
-                time_limit: colgen_limit,
-                warm_start: heuristic_starts,
-                on_solution: Some(Box::new(move |e| log(e))),
-                constraints: extra.clone(),
-                ..ColgenOptions::default()
-            },
+    }))
+}
+
+/// optik's one-line message for an engine error (`engine` as asked, or as resolved once it
+/// ran).
+fn engine_error(e: EngineError, engine: Engine, extra: &ClassConstraints) -> Error {
+    match e {
+        EngineError::UnsupportedConstraints { .. } => input(format!(
+            "{} mip does not support {}, {} or {} (use cp or colgen)",
+            Setting::Engine,
+            Setting::LDiversity,
+            Setting::Links,
+            Setting::MaxClassSize
+        )),
+        EngineError::UnsupportedCriterion {
+            engine: Engine::Colgen,
+            criterion,
+        } => input(format!(
+            "{} colgen optimises dbil and wcsd only, not {}",
+            Setting::Engine,
+            criterion.name()
+        )),
+        EngineError::UnsupportedCriterion {
+            engine: Engine::Mip,
+            ..
+        } => input(format!(
+            "{} mip does not support split (use cp)",
+            Setting::Engine
+        )),
+        EngineError::Infeasible(why) if !extra.is_empty() => input(format!("infeasible: {why}")),
+        EngineError::Infeasible(_) => internal(
+            "the exact engine reports no k_i-anonymous partition, yet the heuristics found one",
         ),
-        Engine::Mip => {
-            let (warm, warm_value) = (
-                warm.clone()
-                    .expect("no constraints with mip: every heuristic is valid"),
-                warm_value.expect("a warm start"),
-            );
-            log(&SolutionEvent {
-                elapsed_s: 0.0,
-                objective: warm_value,
-                num_classes: warm.num_classes(),
-                dbil: objective_of(&inst, &warm, Criterion::Dbil),
-                warm_start: true,
-            });
-            let mut r = solve_mip(&inst, criterion, opts.time_limit);
-            // The compact MIP starts cold: keep the heuristic when it is at least as good.
-            if r.objective.is_none_or(|v| v > warm_value) && r.status != Status::Infeasible {
-                r.partition = Some(warm.clone());
-                r.objective = Some(warm_value);
-                if r.status == Status::Optimal {
-                    r.status = Status::Feasible;
-                }
-            }
-            r
-        }
-    };
-    if result.partition.is_none() && result.status != Status::Infeasible {
-        if let Some(note) = &result.note {
-            if result.objective.is_none()
-                && result.lower_bound.is_none()
-                && result.timeline.is_empty()
-            {
-                return Err(input(format!(
-                    "the {} engine cannot run this instance: {note}",
-                    engine.name()
-                )));
-            }
-        }
+        e @ EngineError::ObjectiveOutOfRange { .. } => input(format!(
+            "the {} engine cannot run this instance: {e}",
+            engine.name()
+        )),
+        e => input(e.to_string()),
     }
-    let status = result.status;
-    let (partition, objective) = match (result.partition.clone(), result.objective, warm) {
-        (Some(p), Some(v), _) => (p, v),
-        _ if status == Status::Infeasible && !extra.is_empty() => {
-            return Err(input(format!(
-                "infeasible: {}",
-                result
-                    .note
-                    .as_deref()
-                    .unwrap_or("no partition meets the k_i and the class constraints")
-            )))
-        }
-        _ if status == Status::Infeasible => {
-            return Err(crate::error::internal(
-                "the exact engine reports no k_i-anonymous partition, yet the heuristics found one",
-            ))
-        }
-        (_, _, Some(w)) => (w, warm_value.expect("a warm start has a value")),
-        (_, _, None) => {
-            return Err(crate::error::internal(format!(
-                "the {} engine found no partition meeting the constraints within the time limit, and no heuristic did (raise --time-limit)",
-                engine.name()
-            )))
-        }
+}
+
+/// The solver's outcome in distance units, with the warm start named.
+fn outcome(
+    inst: &Instance,
+    opts: &ExactOptions,
+    solved: SolveOutcome,
+    heuristic_names: &[String],
+) -> Result<ExactOutcome> {
+    let SolveOutcome {
+        engine,
+        warm_start,
+        result,
+    } = solved;
+    let (Some(partition), Some(objective)) = (result.partition, result.objective) else {
+        return Err(internal(format!(
+            "the {} engine found no partition meeting the constraints within the time limit, and no heuristic did (raise {})",
+            engine.name(),
+            Setting::TimeLimit
+        )));
     };
-    let status = if status == Status::Unknown {
-        Status::Feasible
-    } else {
-        status
+    let warm_name = match warm_start {
+        Some(WarmStart::Given { index, .. }) => heuristic_names[index].clone(),
+        Some(WarmStart::CpSearch { .. }) => "cp (search within the constraints)".to_string(),
+        None => "none (no heuristic met the constraints)".to_string(),
     };
     let to_units = |v: i64| inst.to_units(v);
     let gap = result.lower_bound.map(|lb| {
@@ -380,14 +286,14 @@ pub(crate) fn solve_with(
     });
     Ok(ExactOutcome {
         partition,
-        status: status.name().to_string(),
+        status: result.status.name().to_string(),
         objective: to_units(objective),
         lower_bound: result.lower_bound.map(to_units),
         gap,
         engine: engine.name().to_string(),
         scale: opts.scale,
         warm_start: warm_name,
-        warm_start_objective: warm_value.map_or(f64::NAN, to_units),
+        warm_start_objective: warm_start.map_or(f64::NAN, |w| to_units(w.objective())),
         timeline: result
             .timeline
             .iter()
@@ -401,8 +307,8 @@ pub(crate) fn solve_with(
             .collect(),
         nodes: result.stats.nodes,
         conflicts: result.stats.conflicts,
-        stats: result.stats.clone(),
-        note: result.note.clone(),
+        stats: result.stats,
+        note: result.note,
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
     })

@@ -4,7 +4,7 @@
 //! starts from the previous basis.
 
 use super::column::Column;
-use super::pricing::Duals;
+use crate::root_lp::Duals;
 use highs::{Col, HighsModelStatus, Model, Row, RowProblem, Sense};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -22,6 +22,16 @@ pub struct Master {
     seen: HashSet<Vec<u32>>,
     /// Artificial singleton columns (HiGHS columns before every real one), not in `columns`.
     artificial: usize,
+}
+
+impl std::fmt::Debug for Master {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Master")
+            .field("columns", &self.columns.len())
+            .field("cuts", &self.cuts.len())
+            .field("artificial", &self.artificial)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Solution of one master LP solve.
@@ -180,7 +190,7 @@ mod tests {
         let solved = model.solve();
         let highs_rc = solved.get_solution().dual_columns().to_vec();
         for (c, col) in m.columns.iter().enumerate() {
-            assert!((lp.duals.reduced_cost(col) - highs_rc[c]).abs() < 1e-6);
+            assert!((lp.duals.reduced_cost(&col.members, col.cost) - highs_rc[c]).abs() < 1e-6);
         }
     }
 }

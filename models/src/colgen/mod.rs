@@ -11,12 +11,14 @@ pub mod proof;
 pub mod rounding;
 pub mod start;
 
-use crate::cp::Status;
-use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent};
+use crate::engine::{
+    Engine, EngineError, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
+};
+use crate::root_lp::{Duals, RootLp};
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 use column::Column;
 use master::{LpSolution, Master};
-use pricing::{search_full, search_with, Duals, Mode};
+use pricing::{search, Mode, SearchOptions};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -161,6 +163,7 @@ impl Run {
                 stats: self.stats,
                 timeline: self.timeline,
                 elapsed_s: self.start.elapsed().as_secs_f64(),
+                min_classes: None,
                 note: note.or(Some(
                     "no partition meets the k_i and the class constraints".into(),
                 )),
@@ -180,6 +183,7 @@ impl Run {
             stats: self.stats,
             timeline: self.timeline,
             elapsed_s: self.start.elapsed().as_secs_f64(),
+            min_classes: None,
             note,
         }
     }
@@ -207,54 +211,35 @@ fn partition_of(n: usize, columns: &[&Column]) -> Partition {
 
 /// Solves dbil or wcsd to proven optimality by column generation (or reports LB, UB and the gap
 /// at the time limit or when the proof would enumerate more than `column_budget` columns).
-pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> EngineResult {
+pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineResult, EngineError> {
     let criterion = opts.criterion;
-    if !matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
-        return EngineResult::unsupported(format!(
-            "colgen solves the sum criteria dbil and wcsd, not {}",
-            criterion.name()
-        ));
+    if !Engine::Colgen.optimises(criterion) {
+        return Err(EngineError::UnsupportedCriterion {
+            engine: Engine::Colgen,
+            criterion,
+        });
     }
-    if let Err(e) = opts.constraints.validate(inst.n) {
-        return EngineResult::unsupported(e);
-    }
+    opts.constraints.validate(inst.n)?;
     if let Some(why) = opts.constraints.obvious_infeasibility(&inst.k) {
-        let mut r = EngineResult::unsupported(why);
-        r.status = Status::Infeasible;
-        return r;
+        return Ok(EngineResult {
+            status: Status::Infeasible,
+            note: Some(why),
+            ..EngineResult::empty()
+        });
     }
     let (mut run, mut master) = match start_run(inst, &mut opts) {
         Ok(x) => x,
-        Err(r) => return *r,
+        Err(r) => return Ok(*r),
     };
-    match column_generation(inst, &opts, &mut run, &mut master) {
-        Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &master, &sol, min_rc),
-        Err(note) => {
-            run.stats.columns = master.columns.len();
-            run.finish(Status::Feasible, Some(note))
-        }
-    }
-}
-
-/// The converged set-partitioning LP (with its subset-row cuts): its duals are valid for every
-/// partition, which is what the CP engine's dual-bound propagator uses.
-#[derive(Clone, Debug)]
-pub struct RootLp {
-    /// Cover duals and cut penalties.
-    pub duals: Duals,
-    /// LP value z = Σπ − Σμ.
-    pub z: f64,
-    /// Most negative reduced cost of the last pricing round (≥ −PRICE_EPS: converged).
-    pub min_rc: f64,
-    /// Columns in the master.
-    pub columns: usize,
-    /// Subset-row cuts in the master.
-    pub cuts: usize,
-    /// The best partition known after the LP: the warm starts' and the restricted master MIP's
-    /// over the LP's columns of least reduced cost (an LP-rounding heuristic, no proof).
-    pub primal: Option<(Partition, i64)>,
-    /// Seconds spent.
-    pub seconds: f64,
+    Ok(
+        match column_generation(inst, &opts, &mut run, &mut master) {
+            Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &master, &sol, min_rc),
+            Err(note) => {
+                run.stats.columns = master.columns.len();
+                run.finish(Status::Feasible, Some(note.to_string()))
+            }
+        },
+    )
 }
 
 /// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
@@ -279,7 +264,19 @@ pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
     })
 }
 
-/// Incumbent from the warm starts (or the greedy cover) and the starting master.
+/// The pricing search of a run for `mode`: the run's criterion, deadline and class constraints.
+fn pricing<'a>(opts: &'a ColgenOptions, run: &Run, mode: Mode) -> SearchOptions<'a> {
+    SearchOptions {
+        criterion: opts.criterion,
+        mode,
+        deadline: run.deadline,
+        constraints: &opts.constraints,
+        node_budget: None,
+    }
+}
+
+/// Incumbent from the warm starts (or the greedy cover) and the starting master; an empty
+/// instance ends the run at once (`Err`, its finished result).
 fn start_run(
     inst: &Instance,
     opts: &mut ColgenOptions,
@@ -341,16 +338,17 @@ fn start_run(
         cuts: Vec::new(),
     };
     for _ in 0..6 {
-        let found = search_with(
+        let found = search(
             inst,
-            criterion,
             &seed_duals,
-            Mode::Best {
-                k: 5 * n,
-                threshold: tau,
-            },
-            run.deadline,
-            &opts.constraints,
+            &pricing(
+                opts,
+                &run,
+                Mode::Best {
+                    k: 5 * n,
+                    threshold: tau,
+                },
+            ),
         );
         let full = found.columns.len() >= 5 * n;
         if full || run.out_of_time() {
@@ -379,9 +377,8 @@ fn column_generation(
     opts: &ColgenOptions,
     run: &mut Run,
     master: &mut Master,
-) -> Result<(LpSolution, f64), String> {
+) -> Result<(LpSolution, f64), &'static str> {
     let n = inst.n;
-    let criterion = opts.criterion;
     let max_classes = inst.max_classes().max(1) as f64;
     let mut cut_set: HashSet<[u32; 3]> = HashSet::new();
     let cut_cap = if opts.cuts { 4 * n } else { 0 };
@@ -390,10 +387,10 @@ fn column_generation(
     let mut last_cut_bound = f64::NEG_INFINITY;
     let (sol, min_rc): (LpSolution, f64) = loop {
         if run.out_of_time() {
-            return Err("time limit during column generation".to_string());
+            return Err("time limit during column generation");
         }
         let Some(sol) = master.solve(run.remaining()) else {
-            return Err("master LP not solved".into());
+            return Err("master LP not solved");
         };
         run.stats.lp_time_s += sol.seconds;
         run.stats.pricing_rounds += 1;
@@ -413,14 +410,13 @@ fn column_generation(
             k: n.max(50),
             threshold: -PRICE_EPS,
         };
-        let mut found = search_full(
+        let mut found = search(
             inst,
-            criterion,
             &sol.duals,
-            mode,
-            run.deadline,
-            &opts.constraints,
-            Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
+            &SearchOptions {
+                node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000)),
+                ..pricing(opts, run, mode)
+            },
         );
         // Most negative reduced cost of the round, read before the columns move to the master.
         let most_negative = |cols: &[(f64, Column)]| cols.iter().map(|c| c.0).fold(0.0, f64::min);
@@ -431,14 +427,7 @@ fn column_generation(
         }
         if found.partial && added == 0 {
             // Only columns the master already holds (round-off): price completely.
-            found = search_with(
-                inst,
-                criterion,
-                &sol.duals,
-                mode,
-                run.deadline,
-                &opts.constraints,
-            );
+            found = search(inst, &sol.duals, &pricing(opts, run, mode));
             min_rc = most_negative(&found.columns);
             for (_, c) in std::mem::take(&mut found.columns) {
                 added += master.add_column(c) as usize;
@@ -446,7 +435,7 @@ fn column_generation(
         }
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         if found.timed_out {
-            return Err("time limit during pricing".to_string());
+            return Err("time limit during pricing");
         }
         // A complete round's most negative reduced cost gives a Lagrangian bound: every
         // partition costs at least z + (number of classes)·min_rc.
@@ -521,16 +510,17 @@ fn prove(
             None => {
                 // Stage 1: the 20n best columns (all of them when fewer lie below the target).
                 let k = 20 * n;
-                let found = search_with(
+                let found = search(
                     inst,
-                    criterion,
                     &sol.duals,
-                    Mode::Best {
-                        k,
-                        threshold: target,
-                    },
-                    run.deadline,
-                    &opts.constraints,
+                    &pricing(
+                        opts,
+                        &run,
+                        Mode::Best {
+                            k,
+                            threshold: target,
+                        },
+                    ),
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
@@ -546,16 +536,17 @@ fn prove(
             }
             Some(prev) => {
                 let th = target.min((2.0 * prev).max(target / 16.0).max(prev + 1.0));
-                let found = search_with(
+                let found = search(
                     inst,
-                    criterion,
                     &sol.duals,
-                    Mode::All {
-                        threshold: th,
-                        budget: opts.column_budget,
-                    },
-                    run.deadline,
-                    &opts.constraints,
+                    &pricing(
+                        opts,
+                        &run,
+                        Mode::All {
+                            threshold: th,
+                            budget: opts.column_budget,
+                        },
+                    ),
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
@@ -638,7 +629,7 @@ fn primal_step(
         .columns
         .iter()
         .enumerate()
-        .map(|(i, c)| (sol.duals.reduced_cost(c), i))
+        .map(|(i, c)| (sol.duals.reduced_cost(&c.members, c.cost), i))
         .collect();
     pool.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     pool.truncate(3 * inst.n);

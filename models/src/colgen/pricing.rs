@@ -4,6 +4,7 @@
 //! a threshold (the enumeration behind the optimality proof).
 
 use super::column::{size_limit, valid_unsplittable, valid_unsplittable_with, Column};
+use crate::root_lp::Duals;
 use crate::{ClassConstraints, Criterion, Instance};
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
@@ -13,38 +14,6 @@ use std::time::Instant;
 
 /// Slack on float comparisons of reduced costs (costs are integers, duals come from an LP).
 const TOL: f64 = 1e-7;
-
-/// Dual values priced into reduced costs: rc(C) = cost(C) − Σ_{i∈C} π_i + Σ_{t: |C∩t|≥2} μ_t.
-#[derive(Clone, Debug, Default)]
-pub struct Duals {
-    /// Dual of each record's cover row.
-    pub pi: Vec<f64>,
-    /// Subset-row cuts on triples and their penalties μ_t = −σ_t ≥ 0.
-    pub cuts: Vec<([u32; 3], f64)>,
-}
-
-impl Duals {
-    /// The dual objective z = Σπ − Σμ: with every reduced cost ≥ 0 a lower bound on every
-    /// partition's cost (with the most negative reduced cost r < 0, z + c_max·r is).
-    pub fn value(&self) -> f64 {
-        self.pi.iter().sum::<f64>() - self.cuts.iter().map(|c| c.1).sum::<f64>()
-    }
-
-    /// Reduced cost of a column under these duals (reference implementation for tests).
-    pub fn reduced_cost(&self, col: &Column) -> f64 {
-        let mut rc = col.cost as f64;
-        for &i in &col.members {
-            rc -= self.pi[i as usize];
-        }
-        for (t, mu) in &self.cuts {
-            let hits = t.iter().filter(|r| col.members.contains(r)).count();
-            if hits >= 2 {
-                rc += mu;
-            }
-        }
-        rc
-    }
-}
 
 /// What the search collects.
 #[derive(Clone, Copy, Debug)]
@@ -209,81 +178,59 @@ struct Dfs {
     stamp: u64,
 }
 
+/// Constraints of a search that has none (plain k_i-anonymity).
+static NO_CONSTRAINTS: ClassConstraints = ClassConstraints {
+    diversity: None,
+    must: Vec::new(),
+    cannot: Vec::new(),
+    max_size: None,
+};
+
+/// What one search looks for, and its limits.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions<'a> {
+    /// dbil or wcsd (the cost of a column).
+    pub criterion: Criterion,
+    /// The best columns or every column below a threshold.
+    pub mode: Mode,
+    /// Stop at this instant (`timed_out` is then set and the result is incomplete).
+    pub deadline: Option<Instant>,
+    /// Emit only columns that meet these class constraints and are not dominated under them
+    /// (see [`valid_unsplittable_with`]); sizes are bounded by [`size_limit`].
+    pub constraints: &'a ClassConstraints,
+    /// Partial pricing (with [`Mode::Best`]): every root task (the columns whose first member,
+    /// in the canonical order, is one record) keeps its own best `k` and stops after this many
+    /// nodes once it has found a column (`partial` is then set); the result is the `k` best
+    /// over the tasks. Column generation only needs some improving columns while the duals
+    /// are far from optimal, and the complete search only in the rounds that certify the LP
+    /// (no task finds a column, so none stops early). Deterministic: no task depends on
+    /// another's progress.
+    pub node_budget: Option<u64>,
+}
+
+impl SearchOptions<'static> {
+    /// A complete search for `mode`, without deadline or class constraints.
+    pub fn new(criterion: Criterion, mode: Mode) -> Self {
+        SearchOptions {
+            criterion,
+            mode,
+            deadline: None,
+            constraints: &NO_CONSTRAINTS,
+            node_budget: None,
+        }
+    }
+}
+
 /// Runs the search. `inst.n` records, duals for every record; deterministic whatever the thread
 /// count (ties are broken by member lists).
-pub fn search(inst: &Instance, criterion: Criterion, duals: &Duals, mode: Mode) -> Found {
-    search_until(inst, criterion, duals, mode, None)
-}
-
-/// [`search`] that stops at `deadline` (then `timed_out` is set and the result is incomplete).
-pub fn search_until(
-    inst: &Instance,
-    criterion: Criterion,
-    duals: &Duals,
-    mode: Mode,
-    deadline: Option<Instant>,
-) -> Found {
-    search_full(
-        inst,
+pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
+    let SearchOptions {
         criterion,
-        duals,
         mode,
         deadline,
-        &ClassConstraints::default(),
-        None,
-    )
-}
-
-/// [`search_until`] emitting only columns that meet the extra class constraints and are not
-/// dominated under them (see [`valid_unsplittable_with`]); sizes are bounded by
-/// [`size_limit`].
-pub fn search_with(
-    inst: &Instance,
-    criterion: Criterion,
-    duals: &Duals,
-    mode: Mode,
-    deadline: Option<Instant>,
-    extra: &ClassConstraints,
-) -> Found {
-    search_full(inst, criterion, duals, mode, deadline, extra, None)
-}
-
-/// [`search_until`] in which every root task (the columns whose first member, in the canonical
-/// order, is one record) keeps its own best `k` and stops after `node_budget` nodes once it has
-/// found a column (`partial` is then set); the result is the `k` best over the tasks. Column
-/// generation only needs some improving columns while the duals are far from optimal, and the
-/// complete search only in the rounds that certify the LP (no task finds a column, so none
-/// stops early). Deterministic: no task depends on another's progress.
-pub fn search_partial(
-    inst: &Instance,
-    criterion: Criterion,
-    duals: &Duals,
-    mode: Mode,
-    deadline: Option<Instant>,
-    node_budget: Option<u64>,
-) -> Found {
-    search_full(
-        inst,
-        criterion,
-        duals,
-        mode,
-        deadline,
-        &ClassConstraints::default(),
+        constraints: extra,
         node_budget,
-    )
-}
-
-/// The search itself: [`search_with`]'s constraints and [`search_partial`]'s node budget.
-#[allow(clippy::too_many_arguments, reason = "the search's options")]
-pub fn search_full(
-    inst: &Instance,
-    criterion: Criterion,
-    duals: &Duals,
-    mode: Mode,
-    deadline: Option<Instant>,
-    extra: &ClassConstraints,
-    node_budget: Option<u64>,
-) -> Found {
+    } = *opts;
     let n = inst.n;
     let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
     let cap: Vec<usize> = (0..=kmax_all).map(|k| size_limit(extra, k, n)).collect();
@@ -378,7 +325,7 @@ pub fn search_full(
                 dfs.task_nodes = 0;
                 dfs.stopped = false;
                 if !ctx.abort.load(Ordering::Relaxed) {
-                    dfs.expand(&ctx, &root, &root_info, idx, 0.0, 0.0, 0, 0);
+                    dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
                 }
                 if let Some(local) = dfs.local.take() {
                     dfs.found.extend(local.heap.into_iter().map(|e| (e.0, e.1)));
@@ -419,6 +366,16 @@ pub fn search_full(
         partial,
         nodes,
     }
+}
+
+/// The class being built at a search node: the sum of its members' duals, the cut penalties it
+/// pays, its aggregate distance (maximum for dbil, sum for wcsd) and its largest k.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prefix {
+    psum: f64,
+    cp: f64,
+    agg: i64,
+    kmax: u32,
 }
 
 /// One root task's columns, nodes, and whether its node budget stopped it.
@@ -463,24 +420,23 @@ impl Dfs {
             .map_or_else(|| ctx.threshold(), |l| l.threshold)
     }
 
-    /// Adds candidate `idx` of `list` to the prefix (dual sum `psum`, cut penalty `cp`,
-    /// aggregate `agg`, largest k `kmax`), records the class if it qualifies and recurses.
-    /// Returns false when no later candidate of `list` can lead anywhere (the caller may stop).
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the prefix state of one search node"
-    )]
+    /// Adds candidate `idx` of `list` to the prefix, records the class if it qualifies and
+    /// recurses. Returns false when no later candidate of `list` can lead anywhere (the caller
+    /// may stop).
     fn expand(
         &mut self,
         ctx: &Ctx,
         list: &[Cand],
         info: &ListInfo,
         idx: usize,
-        psum: f64,
-        cp: f64,
-        agg: i64,
-        kmax: u32,
+        prefix: Prefix,
     ) -> bool {
+        let Prefix {
+            psum,
+            cp,
+            agg,
+            kmax,
+        } = prefix;
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) {
             if let Some(d) = ctx.deadline {
@@ -641,12 +597,29 @@ impl Dfs {
                 let room = smax - p1;
                 if !child.is_empty()
                     && self.completable(ctx, &child)
-                    && completion_bound(ctx, &child, p1, psum1 - cp1, agg1, need, room, thr) <= thr
+                    && completion_bound(
+                        ctx,
+                        &child,
+                        &Completion {
+                            p1,
+                            net: psum1 - cp1,
+                            agg1,
+                            need,
+                            room,
+                        },
+                        thr,
+                    ) <= thr
                 {
                     let cinfo = ListInfo::new(ctx, &child);
+                    let next = Prefix {
+                        psum: psum1,
+                        cp: cp1,
+                        agg: agg1,
+                        kmax: kmax1,
+                    };
                     for t in 0..child.len() {
                         if ctx.abort.load(Ordering::Relaxed)
-                            || !self.expand(ctx, &child, &cinfo, t, psum1, cp1, agg1, kmax1)
+                            || !self.expand(ctx, &child, &cinfo, t, next)
                         {
                             break;
                         }
@@ -710,6 +683,16 @@ impl Dfs {
     }
 }
 
+/// A prefix to complete in [`completion_bound`]: its size `p1`, dual sum minus cut penalties
+/// `net` and aggregate `agg1`, and how many records it may still take (`need..=room`).
+struct Completion {
+    p1: usize,
+    net: f64,
+    agg1: i64,
+    need: usize,
+    room: usize,
+}
+
 /// Lower bound on the reduced cost of every column extending the prefix (size `p1`, dual sum
 /// minus cut penalties `net`, aggregate `agg1`) by `need..=room` of the candidates `child` (in
 /// decreasing dual order, aggregates already including the prefix), ignoring future cut
@@ -722,20 +705,14 @@ impl Dfs {
 ///   taking the `need` smallest terms and every negative one.
 ///
 /// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the prefix state of one search node"
-)]
-fn completion_bound(
-    ctx: &Ctx,
-    child: &[Cand],
-    p1: usize,
-    net: f64,
-    agg1: i64,
-    need: usize,
-    room: usize,
-    stop: f64,
-) -> f64 {
+fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f64) -> f64 {
+    let Completion {
+        p1,
+        net,
+        agg1,
+        need,
+        room,
+    } = *completion;
     if child.len() < need || room < need {
         return f64::INFINITY;
     }

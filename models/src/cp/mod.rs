@@ -11,18 +11,20 @@ use std::time::{Duration, Instant};
 use optik_propagators::branching::{BranchMode, ClusterBrancher, Counters, Counting};
 use optik_propagators::pumpkin_conflict_resolvers::resolvers::{AnalysisMode, ResolutionResolver};
 use optik_propagators::pumpkin_core::branching::branchers::autonomous_search::AutonomousSearch;
-use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
+use optik_propagators::pumpkin_core::branching::Brancher;
 use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
-use optik_propagators::pumpkin_core::results::SolutionReference;
 use optik_propagators::pumpkin_core::results::{
     ProblemSolution, SatisfactionResultUnderAssumptions,
 };
 use optik_propagators::pumpkin_core::termination::TimeBudget;
-use optik_propagators::pumpkin_core::variables::DomainId;
 use serde::{Deserialize, Serialize};
 
-use crate::criteria::evaluate;
+use crate::criteria::objective_of;
+use crate::engine::{EngineError, EngineResult, SolutionCallback, SolutionEvent, Status};
+use crate::invalid_input::InvalidInput;
+use crate::root_lp::RootLp;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
+use model::ModelSpec;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
 /// Search strategy.
@@ -63,61 +65,18 @@ impl Search {
 }
 
 impl std::str::FromStr for Search {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = InvalidInput;
+    fn from_str(s: &str) -> Result<Self, InvalidInput> {
         Search::ALL
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                format!("unknown search '{s}' (expected switching, create, fill or autonomous)")
+                InvalidInput(format!(
+                    "unknown search '{s}' (expected switching, create, fill or autonomous)"
+                ))
             })
     }
 }
-
-/// Outcome of a CP run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The returned partition is proven optimal.
-    Optimal,
-    /// A partition was found (possibly the warm start) but not proven optimal (time limit).
-    Feasible,
-    /// No k_i-anonymous partition exists (under the model's constraints).
-    Infeasible,
-    /// Nothing was found and nothing proven.
-    Unknown,
-}
-
-impl Status {
-    /// Name as written in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Optimal => "optimal",
-            Status::Feasible => "feasible",
-            Status::Infeasible => "infeasible",
-            Status::Unknown => "unknown",
-        }
-    }
-}
-
-/// One improving solution (the warm start counts as the first when given).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SolutionEvent {
-    /// Seconds since the start of `solve_cp`.
-    pub elapsed_s: f64,
-    /// Objective in integer distance units.
-    pub objective: i64,
-    /// Number of classes of the solution.
-    pub num_classes: usize,
-    /// DBIL of the solution in integer units, whatever the criterion (the seed's figures 6.2–6.5
-    /// plot it beside the criterion).
-    pub dbil: i64,
-    /// True for the warm-start partition.
-    pub warm_start: bool,
-}
-
-/// Callback receiving every improving solution.
-pub type SolutionCallback = Box<dyn FnMut(&SolutionEvent)>;
 
 /// Options of [`solve_cp`].
 pub struct CpOptions {
@@ -187,73 +146,95 @@ impl std::fmt::Debug for CpOptions {
     }
 }
 
-/// Result of [`solve_cp`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CpResult {
-    /// Outcome.
-    pub status: Status,
-    /// Best partition found (may be the warm start).
-    pub partition: Option<Partition>,
-    /// Its objective, in integer distance units.
-    pub objective: Option<i64>,
-    /// Best proven bound: a lower bound for minimised criteria, an upper bound for split.
-    pub lower_bound: Option<i64>,
-    /// Improving solutions in order.
-    pub timeline: Vec<SolutionEvent>,
-    /// Search nodes (decisions).
-    pub nodes: u64,
-    /// Conflicts.
-    pub conflicts: u64,
-    /// Wall-clock seconds.
-    pub elapsed_s: f64,
-    /// Split only: the minimum number of classes that was enforced.
-    pub min_classes: Option<usize>,
-    /// Why the run could not start, if it could not (e.g. objective beyond pumpkin's i32).
-    pub note: Option<String>,
-    /// dbil/wcsd with `lp_bound`: value of the root set-partitioning LP (with cuts).
-    pub lp_bound: Option<f64>,
-    /// Seconds spent on that LP.
-    pub lp_time_s: f64,
+/// Time left before `deadline` (a century without one).
+fn time_left(deadline: Option<Instant>) -> Duration {
+    match deadline {
+        Some(d) => d.saturating_duration_since(Instant::now()),
+        None => Duration::from_secs(100 * 365 * 24 * 3600),
+    }
 }
 
-/// Objective of a partition in integer units (split of one class = 0).
-pub fn objective_of(inst: &Instance, p: &Partition, criterion: Criterion) -> i64 {
-    evaluate(p, |a, b| inst.d(a, b)).get(criterion)
+/// One run of [`solve_cp`]: the instance and criterion, the clock, the result so far and the
+/// callback told of every improving solution.
+struct CpRun<'a> {
+    inst: &'a Instance,
+    criterion: Criterion,
+    start: Instant,
+    deadline: Option<Instant>,
+    result: EngineResult,
+    on_solution: Option<SolutionCallback>,
 }
 
-/// Solves the instance to proven optimality (or until the time limit).
-pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
+impl CpRun<'_> {
+    /// Records an improving solution: tells the callback, extends the timeline and makes it the
+    /// incumbent.
+    fn emit(&mut self, p: Partition, v: i64, warm_start: bool) {
+        let event = SolutionEvent {
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            objective: v,
+            num_classes: p.num_classes(),
+            dbil: objective_of(self.inst, &p, Criterion::Dbil),
+            warm_start,
+        };
+        if let Some(cb) = self.on_solution.as_mut() {
+            cb(&event);
+        }
+        self.result.timeline.push(event);
+        self.result.partition = Some(p);
+        self.result.objective = Some(v);
+    }
+
+    /// Adds the nodes and conflicts counted so far.
+    fn count(&mut self, counters: &Counters) {
+        let (nodes, conflicts) = counters.get();
+        self.result.stats.nodes += nodes;
+        self.result.stats.conflicts += conflicts;
+    }
+
+    /// The result, its status, bound and time set from the search outcome.
+    fn finish(mut self, outcome: Outcome) -> EngineResult {
+        let result = &mut self.result;
+        result.status = match outcome {
+            Outcome::Proven => {
+                if result.partition.is_some() {
+                    result.lower_bound = result.objective;
+                    Status::Optimal
+                } else {
+                    Status::Infeasible
+                }
+            }
+            Outcome::Timeout(bound) => {
+                result.lower_bound = bound;
+                if result.partition.is_some() {
+                    Status::Feasible
+                } else {
+                    Status::Unknown
+                }
+            }
+        };
+        result.elapsed_s = self.start.elapsed().as_secs_f64();
+        self.result
+    }
+}
+
+/// Solves the instance to proven optimality (or until the time limit). Malformed class
+/// constraints are an error, as is an objective beyond pumpkin's i32 domains without a warm
+/// start (with one, the warm start is returned with a note).
+pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, EngineError> {
     let start = Instant::now();
     let criterion = opts.criterion;
-    let maximise = criterion.maximise();
-    let mut result = CpResult {
-        status: Status::Unknown,
-        partition: None,
-        objective: None,
-        lower_bound: None,
-        timeline: Vec::new(),
-        nodes: 0,
-        conflicts: 0,
-        elapsed_s: 0.0,
-        min_classes: None,
-        note: None,
-        lp_bound: None,
-        lp_time_s: 0.0,
-    };
+    let mut result = EngineResult::empty();
     if inst.n == 0 {
         result.status = Status::Infeasible;
-        return result;
+        return Ok(result);
     }
     let extra = std::mem::take(&mut opts.constraints);
-    if let Err(e) = extra.validate(inst.n) {
-        result.note = Some(e);
-        return result;
-    }
+    extra.validate(inst.n)?;
     if let Some(why) = extra.obvious_infeasibility(&inst.k) {
         result.status = Status::Infeasible;
         result.note = Some(why);
         result.elapsed_s = start.elapsed().as_secs_f64();
-        return result;
+        return Ok(result);
     }
     // The warm start must be a k_i-anonymous partition of these records meeting the constraints.
     let warm = opts.warm_start.take().filter(|p| {
@@ -261,198 +242,173 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> CpResult {
     });
     let obj_ub = model::objective_upper_bound(inst, criterion);
     if obj_ub > i32::MAX as i64 {
-        result.note = Some(format!(
-            "objective bound {obj_ub} exceeds pumpkin's i32 domains; use a smaller scale"
-        ));
-        if let Some(p) = warm {
-            result.objective = Some(objective_of(inst, &p, criterion));
-            result.partition = Some(p);
-            result.status = Status::Feasible;
-        }
+        let error = EngineError::ObjectiveOutOfRange { bound: obj_ub };
+        let Some(p) = warm else {
+            return Err(error);
+        };
+        result.note = Some(error.to_string());
+        result.objective = Some(objective_of(inst, &p, criterion));
+        result.partition = Some(p);
+        result.status = Status::Feasible;
         result.elapsed_s = start.elapsed().as_secs_f64();
-        return result;
+        return Ok(result);
     }
-    let deadline = opts.time_limit.map(|t| start + t);
-    let remaining = |now: Instant| -> Duration {
-        match deadline {
-            Some(d) => d.saturating_duration_since(now),
-            None => Duration::from_secs(100 * 365 * 24 * 3600),
-        }
+    let mut run = CpRun {
+        inst,
+        criterion,
+        start,
+        deadline: opts.time_limit.map(|t| start + t),
+        result,
+        on_solution: opts.on_solution.take(),
+    };
+    let spec = ModelSpec {
+        criterion,
+        size_cap: opts.size_cap,
+        min_classes: None,
+        obj_ub: obj_ub as i32,
+        dual: None,
+        extra: &extra,
     };
 
     // Split: the minimum number of classes.
     let mut min_classes = None;
     if criterion == Criterion::Split {
-        let c0 = match (opts.split_min_classes, &warm) {
+        min_classes = match (opts.split_min_classes, &warm) {
             (Some(c), _) => Some(c),
             (None, Some(p)) => Some(p.num_classes()),
+            // The seed's rule: the number of classes of the first solution found.
             (None, None) => {
-                // The seed's rule: the number of classes of the first solution found.
-                let mut m = model::build(inst, criterion, false, None, obj_ub as i32, None, &extra);
                 let counters = Counters::default();
-                let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
-                let mut resolver = resolver();
-                let mut term = TimeBudget::starting_now(remaining(Instant::now()));
-                let g = m.g.clone();
-                let first = match m.solver.satisfy_under_assumptions(
-                    &mut brancher,
-                    &mut term,
-                    &mut resolver,
-                    &[],
-                ) {
-                    SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                        let labels: Vec<i32> = g
-                            .iter()
-                            .map(|&x| s.solution().get_integer_value(x))
-                            .collect();
-                        Some(Partition::from_labels(&labels).num_classes())
-                    }
-                    _ => None,
-                };
-                let (nodes, conflicts) = counters.get();
-                result.nodes += nodes;
-                result.conflicts += conflicts;
+                let first = first_solution_classes(
+                    inst,
+                    &spec,
+                    opts.search,
+                    &counters,
+                    time_left(run.deadline),
+                );
+                run.count(&counters);
                 first
             }
         };
-        min_classes = c0;
-        result.min_classes = c0;
+        run.result.min_classes = min_classes;
     }
     let warm = warm.filter(|p| min_classes.is_none_or(|c| p.num_classes() >= c));
 
     let counters = Counters::default();
-    let mut on_solution = opts.on_solution.take();
-    let mut emit = |result: &mut CpResult, p: Partition, v: i64, warm_start: bool| {
-        let event = SolutionEvent {
-            elapsed_s: start.elapsed().as_secs_f64(),
-            objective: v,
-            num_classes: p.num_classes(),
-            dbil: objective_of(inst, &p, Criterion::Dbil),
-            warm_start,
-        };
-        if let Some(cb) = on_solution.as_mut() {
-            cb(&event);
-        }
-        result.timeline.push(event);
-        result.partition = Some(p);
-        result.objective = Some(v);
-    };
     if let Some(p) = warm {
         let v = objective_of(inst, &p, criterion);
-        emit(&mut result, p, v, true);
+        run.emit(p, v, true);
     }
 
     // The threshold method decomposes by components and uses a greedy that knows nothing of the
     // extra constraints: under constraints, diameter is solved by the plain objective search.
     if criterion == Criterion::Diameter && extra.is_empty() {
-        let outcome = solve_diameter(inst, &opts, &counters, &remaining, &mut result, &mut emit);
-        let (nodes, conflicts) = counters.get();
-        result.nodes += nodes;
-        result.conflicts += conflicts;
-        finish(&mut result, outcome, start);
-        return result;
+        let outcome = solve_diameter(&mut run, &opts, &counters);
+        run.count(&counters);
+        return Ok(run.finish(outcome));
     }
 
-    // The root LP: at most half of the time left (it takes well under a second at n ≤ 100).
-    // Solved without the extra constraints: a relaxation, so its dual bound stays valid.
-    let root = if opts.lp_bound && matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
-        let t = Instant::now();
-        let lp = crate::colgen::root_lp(
-            inst,
-            crate::ColgenOptions {
-                criterion,
-                time_limit: opts.time_limit.map(|_| remaining(Instant::now()) / 2),
-                warm_start: result.partition.iter().cloned().collect(),
-                ..crate::ColgenOptions::default()
-            },
-        );
-        result.lp_time_s = t.elapsed().as_secs_f64();
-        result.lp_bound = lp.as_ref().map(|l| l.z);
-        if opts.lp_primal {
-            if let Some((p, v)) = lp.as_ref().and_then(|l| l.primal.clone()) {
-                if result.objective.is_none_or(|b| v < b)
-                    && p.violations(&inst.k).is_empty()
-                    && extra.partition_ok(p.labels())
-                {
-                    debug_assert_eq!(v, objective_of(inst, &p, criterion));
-                    emit(&mut result, p, v, false);
-                }
-            }
-        }
-        lp
-    } else {
-        None
-    };
+    let root = root_lp_start(&mut run, &opts, &extra);
     let m = model::build(
         inst,
-        criterion,
-        opts.size_cap,
-        min_classes,
-        obj_ub as i32,
-        root.as_ref(),
-        &extra,
+        &ModelSpec {
+            min_classes,
+            dual: root.as_ref(),
+            ..spec
+        },
     );
     let hint: Option<Vec<i32>> = if opts.hints {
-        result
+        run.result
             .partition
             .as_ref()
             .map(|p| p.labels().iter().map(|&c| c as i32 + 1).collect())
     } else {
         None
     };
-    let brancher = make_brancher(&m, inst, opts.search, counters.clone());
-    let mut brancher = brancher;
-    let outcome = run_with(
-        m,
-        &mut brancher,
-        &mut result,
-        maximise,
-        criterion,
-        inst,
-        &remaining,
-        &mut emit,
-        hint,
-        &extra,
-    );
-    let (nodes, conflicts) = counters.get();
-    result.nodes += nodes;
-    result.conflicts += conflicts;
-    finish(&mut result, outcome, start);
-    result
+    let mut brancher = make_brancher(&m, inst, opts.search, counters.clone());
+    let outcome = run_with(m, &mut brancher, &mut run, hint, &extra);
+    run.count(&counters);
+    Ok(run.finish(outcome))
 }
 
-/// Sets the status, bound and time of a result from the search outcome.
-fn finish(result: &mut CpResult, outcome: Outcome, start: Instant) {
-    result.status = match outcome {
-        Outcome::Proven => {
-            if result.partition.is_some() {
-                result.lower_bound = result.objective;
-                Status::Optimal
-            } else {
-                Status::Infeasible
+/// dbil and wcsd with `lp_bound`: the root LP, in at most half of the time left (it takes well
+/// under a second at n ≤ 100), and with `lp_primal` its LP-rounded partition as incumbent when
+/// it is better. Solved without the extra constraints: a relaxation, so its dual bound stays
+/// valid.
+fn root_lp_start(run: &mut CpRun, opts: &CpOptions, extra: &ClassConstraints) -> Option<RootLp> {
+    let (inst, criterion) = (run.inst, run.criterion);
+    if !(opts.lp_bound && matches!(criterion, Criterion::Dbil | Criterion::Wcsd)) {
+        return None;
+    }
+    let t = Instant::now();
+    let lp = crate::colgen::root_lp(
+        inst,
+        crate::ColgenOptions {
+            criterion,
+            time_limit: opts.time_limit.map(|_| time_left(run.deadline) / 2),
+            warm_start: run.result.partition.iter().cloned().collect(),
+            ..crate::ColgenOptions::default()
+        },
+    );
+    run.result.stats.lp_time_s = t.elapsed().as_secs_f64();
+    run.result.stats.lp_bound_cuts = lp.as_ref().map(|l| l.z);
+    if opts.lp_primal {
+        if let Some((p, v)) = lp.as_ref().and_then(|l| l.primal.clone()) {
+            if run.result.objective.is_none_or(|b| v < b)
+                && p.violations(&inst.k).is_empty()
+                && extra.partition_ok(p.labels())
+            {
+                debug_assert_eq!(v, objective_of(inst, &p, criterion));
+                run.emit(p, v, false);
             }
         }
-        Outcome::Timeout(bound) => {
-            result.lower_bound = bound;
-            if result.partition.is_some() {
-                Status::Feasible
-            } else {
-                Status::Unknown
+    }
+    lp
+}
+
+/// Split without a given minimum: the number of classes of the first solution found (the
+/// seed's rule), or `None` when none is found within `budget`.
+fn first_solution_classes(
+    inst: &Instance,
+    spec: &ModelSpec,
+    search: Search,
+    counters: &Counters,
+    budget: Duration,
+) -> Option<usize> {
+    let mut m = model::build(
+        inst,
+        &ModelSpec {
+            size_cap: false,
+            min_classes: None,
+            dual: None,
+            ..*spec
+        },
+    );
+    let mut brancher = make_brancher(&m, inst, search, counters.clone());
+    let mut resolver = resolver();
+    let mut term = TimeBudget::starting_now(budget);
+    let g = m.g.clone();
+    let first =
+        match m
+            .solver
+            .satisfy_under_assumptions(&mut brancher, &mut term, &mut resolver, &[])
+        {
+            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                let labels: Vec<i32> = g
+                    .iter()
+                    .map(|&x| s.solution().get_integer_value(x))
+                    .collect();
+                Some(Partition::from_labels(&labels).num_classes())
             }
-        }
-    };
-    result.elapsed_s = start.elapsed().as_secs_f64();
+            _ => None,
+        };
+    first
 }
 
 /// Maximum diameter by thresholds (see [`threshold`]).
-fn solve_diameter(
-    inst: &Instance,
-    opts: &CpOptions,
-    counters: &Counters,
-    remaining: &dyn Fn(Instant) -> Duration,
-    result: &mut CpResult,
-    emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
-) -> Outcome {
+fn solve_diameter(run: &mut CpRun, opts: &CpOptions, counters: &Counters) -> Outcome {
+    let inst = run.inst;
+    let deadline = run.deadline;
     let m = min_k_diameters(&DistMatrix::new(&inst.dist), &inst.k);
     let search = opts.search;
     let size_cap = opts.size_cap;
@@ -476,16 +432,18 @@ fn solve_diameter(
         let sub = sub_instance(inst, recs);
         let mut model = model::build(
             &sub,
-            Criterion::Diameter,
-            size_cap,
-            None,
-            clamp(d),
-            None,
-            &ClassConstraints::default(),
+            &ModelSpec {
+                criterion: Criterion::Diameter,
+                size_cap,
+                min_classes: None,
+                obj_ub: clamp(d),
+                dual: None,
+                extra: &ClassConstraints::default(),
+            },
         );
         let mut brancher = make_brancher(&model, &sub, search, counters.clone());
         let mut resolver = resolver();
-        let left = remaining(Instant::now());
+        let left = time_left(deadline);
         let mut term = TimeBudget::starting_now(budget.map_or(left, |b| b.min(left)));
         let res = match model.solver.satisfy_under_assumptions(
             &mut brancher,
@@ -515,8 +473,7 @@ fn solve_diameter(
         };
         res
     };
-    let incumbent = result.objective;
-    let res_cell = std::cell::RefCell::new(result);
+    let incumbent = run.result.objective;
     let mut improve = |classes: Vec<Vec<usize>>| -> i64 {
         let p = Partition::from_classes(inst.n, &classes).expect("classes partition the records");
         debug_assert!(
@@ -524,13 +481,12 @@ fn solve_diameter(
             "threshold partition is not k_i-anonymous"
         );
         let v = objective_of(inst, &p, Criterion::Diameter);
-        let mut r = res_cell.borrow_mut();
-        if r.objective.is_none_or(|b| v < b) {
-            emit(&mut r, p, v, false);
+        if run.result.objective.is_none_or(|b| v < b) {
+            run.emit(p, v, false);
         }
         v
     };
-    let out_of_time = || remaining(Instant::now()).is_zero();
+    let out_of_time = || time_left(deadline).is_zero();
     let mut driver = threshold::Driver {
         inst,
         m: &m,
@@ -623,52 +579,24 @@ impl std::fmt::Debug for AnyBrancher {
     }
 }
 
-impl Brancher for AnyBrancher {
-    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
-        delegate!(self, b => b.next_decision(context))
-    }
-    fn on_conflict(&mut self) {
-        delegate!(self, b => b.on_conflict())
-    }
-    fn on_backtrack(&mut self) {
-        delegate!(self, b => b.on_backtrack())
-    }
-    fn on_solution(&mut self, solution: SolutionReference) {
-        delegate!(self, b => b.on_solution(solution))
-    }
-    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
-        delegate!(self, b => b.on_unassign_integer(variable, value))
-    }
-    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
-        delegate!(self, b => b.on_appearance_in_conflict_predicate(predicate))
-    }
-    fn on_restart(&mut self) {
-        delegate!(self, b => b.on_restart())
-    }
-    fn synchronise(&mut self, context: &mut SelectionContext) {
-        delegate!(self, b => b.synchronise(context))
-    }
-    fn is_restart_pointless(&mut self) -> bool {
-        delegate!(self, b => b.is_restart_pointless())
-    }
-    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
-        delegate!(self, b => b.subscribe_to_events())
+optik_propagators::forward_brancher! {
+    impl Brancher for AnyBrancher {
+        to match AnyBrancher::Cluster, AnyBrancher::Autonomous;
     }
 }
 
-#[allow(clippy::too_many_arguments, reason = "internal driver")]
+/// The linear SAT-UNSAT search: solve, then solve again under "objective better than the
+/// incumbent" until unsatisfiable (proven) or out of time. `hint` is the incumbent's labelling,
+/// handed to the brancher first.
 fn run_with(
     mut m: model::Model,
     brancher: &mut AnyBrancher,
-    result: &mut CpResult,
-    maximise: bool,
-    criterion: Criterion,
-    inst: &Instance,
-    remaining: &dyn Fn(Instant) -> Duration,
-    emit: &mut dyn FnMut(&mut CpResult, Partition, i64, bool),
+    run: &mut CpRun,
     hint: Option<Vec<i32>>,
     extra: &ClassConstraints,
 ) -> Outcome {
+    let (inst, criterion) = (run.inst, run.criterion);
+    let maximise = criterion.maximise();
     let mut resolver = resolver();
     let obj = m.objective;
     if let Some(labels) = hint {
@@ -679,18 +607,19 @@ fn run_with(
                 .zip(&labels)
                 .map(|(&x, &v)| x.equality_predicate(v))
                 .collect();
-        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let mut term = TimeBudget::starting_now(time_left(run.deadline));
         let _ =
             m.solver
                 .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumptions);
     }
     loop {
-        let assumption: Vec<Predicate> = match result.objective {
+        let incumbent = run.result.objective;
+        let assumption: Vec<Predicate> = match incumbent {
             None => vec![],
             Some(v) if maximise => vec![obj.lower_bound_predicate(clamp(v + 1))],
             Some(v) => vec![obj.upper_bound_predicate(clamp(v - 1))],
         };
-        if result.objective.is_some_and(|v| {
+        if incumbent.is_some_and(|v| {
             if maximise {
                 v >= i32::MAX as i64
             } else {
@@ -699,7 +628,7 @@ fn run_with(
         }) {
             return Outcome::Proven;
         }
-        let mut term = TimeBudget::starting_now(remaining(Instant::now()));
+        let mut term = TimeBudget::starting_now(time_left(run.deadline));
         let found = match m.solver.satisfy_under_assumptions(
             brancher,
             &mut term,
@@ -734,14 +663,12 @@ fn run_with(
                     extra.partition_ok(p.labels()),
                     "CP solution breaks the class constraints"
                 );
-                let improves = result
-                    .objective
-                    .is_none_or(|b| if maximise { v > b } else { v < b });
+                let improves = incumbent.is_none_or(|b| if maximise { v > b } else { v < b });
                 if !improves {
                     // Cannot happen with correct propagators; stop rather than loop.
                     return Outcome::Timeout(None);
                 }
-                emit(result, p, v, false);
+                run.emit(p, v, false);
             }
             None => {
                 let bound = if maximise {

@@ -17,7 +17,7 @@ use optik_propagators::split::SplitConstructor;
 use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
-use crate::colgen::RootLp;
+use crate::root_lp::RootLp;
 use crate::{ClassConstraints, Criterion, Instance};
 
 /// The variables of a built model.
@@ -66,43 +66,38 @@ impl Poster for Direct {
     }
 }
 
-/// Builds the model. `min_classes` (split only) posts "at least that many classes"; `dual`
-/// (dbil, wcsd) posts the LP dual bound with reduced-cost filtering; `extra` posts the extra
-/// class constraints (l-diversity, links, maximum size).
-#[allow(clippy::too_many_arguments, reason = "one model, its options")]
-pub(crate) fn build(
-    inst: &Instance,
-    criterion: Criterion,
-    size_cap: bool,
-    min_classes: Option<usize>,
-    obj_ub: i32,
-    dual: Option<&RootLp>,
-    extra: &ClassConstraints,
-) -> Model {
-    build_with(
-        inst,
+/// What to build: the criterion and the options of one model.
+#[derive(Clone, Copy)]
+pub(crate) struct ModelSpec<'a> {
+    pub criterion: Criterion,
+    /// Post the dominance cap `|C| ≤ 2·max k − 1` (not for split, not under non-hereditary
+    /// constraints).
+    pub size_cap: bool,
+    /// Split only: post "at least that many classes".
+    pub min_classes: Option<usize>,
+    /// Upper bound of the objective variable's domain.
+    pub obj_ub: i32,
+    /// dbil, wcsd: post the LP dual bound with reduced-cost filtering.
+    pub dual: Option<&'a RootLp>,
+    /// The extra class constraints (l-diversity, links, maximum size).
+    pub extra: &'a ClassConstraints,
+}
+
+/// Builds the model of `spec`.
+pub(crate) fn build(inst: &Instance, spec: &ModelSpec) -> Model {
+    build_with(inst, spec, &mut Direct)
+}
+
+/// [`build`], adding each propagator through `poster`.
+pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Poster) -> Model {
+    let ModelSpec {
         criterion,
         size_cap,
         min_classes,
         obj_ub,
         dual,
         extra,
-        &mut Direct,
-    )
-}
-
-/// [`build`], adding each propagator through `poster`.
-#[allow(clippy::too_many_arguments, reason = "one model, its options")]
-pub(crate) fn build_with(
-    inst: &Instance,
-    criterion: Criterion,
-    size_cap: bool,
-    min_classes: Option<usize>,
-    obj_ub: i32,
-    dual: Option<&RootLp>,
-    extra: &ClassConstraints,
-    poster: &mut impl Poster,
-) -> Model {
+    } = *spec;
     let n = inst.n;
     let cmax = inst.max_classes().max(1) as i32;
     let mut solver = Solver::default();

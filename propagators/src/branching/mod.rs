@@ -1,14 +1,15 @@
 //! Branching strategies of seed 001 §6.5: `create` (algorithm 9), `fill` (algorithm 10) and
 //! `switching` (algorithm 11: fill when a class is below its largest k, else create), plus a
-//! counting wrapper that reports nodes and conflicts for any brancher.
+//! counting wrapper that reports nodes and conflicts for any brancher, and the macro that
+//! writes such wrappers ([`forward_brancher!`](crate::forward_brancher)).
+
+mod forward;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
 use pumpkin_core::predicates::Predicate;
-use pumpkin_core::results::SolutionReference;
-use pumpkin_core::statistics::StatisticLogger;
 use pumpkin_core::variables::DomainId;
 
 use crate::common::{eq, DistMatrix};
@@ -202,57 +203,29 @@ impl<B> Counting<B> {
     }
 }
 
-impl<B: Brancher> Brancher for Counting<B> {
-    fn log_statistics(&self, statistic_logger: StatisticLogger) {
-        self.inner.log_statistics(statistic_logger)
-    }
+crate::forward_brancher! {
+    impl<B: Brancher> Brancher for Counting<B> {
+        to inner;
 
-    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
-        let d = self.inner.next_decision(context);
-        if d.is_some() {
-            self.counters.nodes.fetch_add(1, Ordering::Relaxed);
+        fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
+            let d = self.inner.next_decision(context);
+            if d.is_some() {
+                self.counters.nodes.fetch_add(1, Ordering::Relaxed);
+            }
+            d
         }
-        d
-    }
 
-    fn on_conflict(&mut self) {
-        self.counters.conflicts.fetch_add(1, Ordering::Relaxed);
-        self.inner.on_conflict()
-    }
-
-    fn on_backtrack(&mut self) {
-        self.inner.on_backtrack()
-    }
-
-    fn on_solution(&mut self, solution: SolutionReference) {
-        self.inner.on_solution(solution)
-    }
-
-    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
-        self.inner.on_unassign_integer(variable, value)
-    }
-
-    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
-        self.inner.on_appearance_in_conflict_predicate(predicate)
-    }
-
-    fn on_restart(&mut self) {
-        self.inner.on_restart()
-    }
-
-    fn synchronise(&mut self, context: &mut SelectionContext) {
-        self.inner.synchronise(context)
-    }
-
-    fn is_restart_pointless(&mut self) -> bool {
-        self.inner.is_restart_pointless()
-    }
-
-    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
-        let mut events = self.inner.subscribe_to_events();
-        if !events.contains(&BrancherEvent::Conflict) {
-            events.push(BrancherEvent::Conflict);
+        fn on_conflict(&mut self) {
+            self.counters.conflicts.fetch_add(1, Ordering::Relaxed);
+            self.inner.on_conflict()
         }
-        events
+
+        fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
+            let mut events = self.inner.subscribe_to_events();
+            if !events.contains(&BrancherEvent::Conflict) {
+                events.push(BrancherEvent::Conflict);
+            }
+            events
+        }
     }
 }

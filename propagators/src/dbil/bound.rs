@@ -187,3 +187,47 @@ pub fn evaluate(data: &DbilData, s: &Snapshot, fixed: &[Option<i32>]) -> DbilEva
     ev.lb += sum;
     ev
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    fn data(points: &[i64], k: &[u32], m: &[i64], cmax: i32) -> DbilData {
+        DbilData {
+            dist: line(points),
+            k: k.into(),
+            m: m.into(),
+            cmax,
+        }
+    }
+
+    #[test]
+    fn dbil_bound_charges_a_record_its_nearest_unassigned_classmates() {
+        // Records at 0, 1, 10, 12, −1 (k = 2); record 1 can only open class 3 or join record 2
+        // (distance 9): opening class 3 needs one more record, the nearest free one is record 4
+        // at distance 2.
+        let all: &[i32] = &[1, 2, 3];
+        let (mut h, g) = Harness::new(&[&[1], &[2, 3], &[2], all, all]);
+        let s = h.snapshot(&g, 3);
+        let d = data(&[0, 1, 10, 12, -1], &[2; 5], &[1, 1, 2, 2, 1], 3);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert_eq!(ev.near[1], vec![2]);
+        assert_eq!(ev.est(&d, 1, 3), 2);
+        assert_eq!(ev.est(&d, 1, 2), 9);
+        assert_eq!(ev.mu[1], 2);
+        assert_eq!(ev.lb, 8);
+    }
+
+    #[test]
+    fn dbil_bound_of_a_class_that_cannot_be_completed_is_infeasible() {
+        // Record 0 (k = 3) is in class 1, which only record 1 can still join.
+        let (mut h, g) = Harness::new(&[&[1], &[1, 2], &[2]]);
+        let s = h.snapshot(&g, 2);
+        let d = data(&[0, 1, 10], &[3; 3], &[10; 3], 2);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert_eq!(ev.threshold[1], Some(INFEASIBLE));
+        assert_eq!(ev.delta[1], INFEASIBLE);
+        assert!(ev.lb >= INFEASIBLE);
+    }
+}

@@ -197,3 +197,133 @@ impl Propagator for DbilPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    /// Records on a line at `points` (k = 2 each, `m` their smallest class diameters) and
+    /// `I ∈ [0, i_max]`.
+    fn post(
+        points: &[i64],
+        m: &[i64],
+        domains: &[&[i32]],
+        cmax: i32,
+        i_max: i32,
+    ) -> (Harness, Vec<DomainId>, DomainId) {
+        let (mut h, g) = Harness::new(domains);
+        let objective = h.variable(0, i_max);
+        let constraint_tag = h.tag();
+        h.post(DbilConstructor {
+            vars: g.clone(),
+            objective,
+            dist: line(points),
+            k: vec![2; points.len()],
+            m: m.to_vec(),
+            cmax,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g, objective)
+    }
+
+    /// Records at 0, 1, 10, 12: 0 in class 1, 2 in class 2, the others free. The bound is
+    /// 1·1 + 1·2 (classes) + 1 + 2 (records 1 and 3 at their cheapest) = 6.
+    fn two_classes_started(i_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let both: &[i32] = &[1, 2];
+        post(
+            &[0, 1, 10, 12],
+            &[1, 1, 2, 2],
+            &[&[1], both, &[2], both],
+            2,
+            i_max,
+        )
+    }
+
+    /// Records at 0, 1, 10, 12, −1: 0 in class 1, 2 in class 2, record 1 kept out of class 1.
+    /// Record 1 then pays at least 2 (class 3 with record 4), more than its m = 1; the bound is
+    /// 1 + 2 (classes) + 2 + 2 + 1 (records 1, 3, 4) = 8.
+    fn record_kept_from_its_cheapest_class(i_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let all: &[i32] = &[1, 2, 3];
+        post(
+            &[0, 1, 10, 12, -1],
+            &[1, 1, 2, 2, 1],
+            &[&[1], &[2, 3], &[2], all, all],
+            3,
+            i_max,
+        )
+    }
+
+    #[test]
+    fn dbil_raises_the_objective_to_the_lower_bound() {
+        let (mut h, g, obj) = two_classes_started(100);
+        assert_eq!(h.bounds(obj), (6, 100));
+        h.assert_reason(ge(obj, 6), &[eq(g[0], 1), eq(g[2], 2)]);
+    }
+
+    #[test]
+    fn dbil_lower_bound_reason_names_the_exclusions_that_keep_a_class_threshold() {
+        // Record 1 is kept out of class 1, so record 0's only possible classmate is record 3
+        // at distance 12: δ_1 = 12, and the bound is 12 + 2 + 9 + 2 = 25.
+        let all: &[i32] = &[1, 2, 3];
+        let (mut h, g, obj) = post(
+            &[0, 1, 10, 12],
+            &[1, 1, 2, 2],
+            &[&[1], &[2, 3], &[2], all],
+            3,
+            100,
+        );
+        assert_eq!(h.bounds(obj), (25, 100));
+        h.assert_reason(ge(obj, 25), &[eq(g[0], 1), eq(g[2], 2), ne(g[1], 1)]);
+    }
+
+    #[test]
+    fn dbil_lower_bound_reason_names_the_exclusions_that_raise_a_records_cost() {
+        let (mut h, g, obj) = record_kept_from_its_cheapest_class(100);
+        assert_eq!(h.bounds(obj), (8, 100));
+        h.assert_reason(ge(obj, 8), &[eq(g[0], 1), eq(g[2], 2), ne(g[1], 1)]);
+    }
+
+    #[test]
+    fn dbil_fixes_the_objective_once_every_record_is_assigned() {
+        let (mut h, g, obj) = post(
+            &[0, 1, 10, 12],
+            &[1, 1, 2, 2],
+            &[&[1], &[1], &[2], &[2]],
+            2,
+            100,
+        );
+        assert_eq!(h.bounds(obj), (6, 6));
+        let all = [eq(g[0], 1), eq(g[1], 1), eq(g[2], 2), eq(g[3], 2)];
+        h.assert_reason(ge(obj, 6), &all);
+        h.assert_reason(le(obj, 6), &all);
+    }
+
+    #[test]
+    fn dbil_removes_a_class_whose_cheapest_completion_exceeds_the_incumbent() {
+        // Record 1 in class 2 costs 9 instead of 1 (bound 14); record 3 in class 1 costs 12
+        // instead of 2 (bound 16).
+        let (mut h, g, obj) = two_classes_started(10);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[3], 1, 2), vec![2]);
+        h.assert_reason(ne(g[1], 2), &[eq(g[0], 1), eq(g[2], 2), le(obj, 13)]);
+        h.assert_reason(ne(g[3], 1), &[eq(g[0], 1), eq(g[2], 2), le(obj, 15)]);
+    }
+
+    #[test]
+    fn dbil_pruning_reason_leaves_out_the_pruned_records_own_exclusions() {
+        let (mut h, g, obj) = record_kept_from_its_cheapest_class(100);
+        h.restrict(le(obj, 14));
+        h.propagate_once().expect("no conflict");
+        // Record 1 in class 2 pays 9 instead of 2 (bound 15): its own exclusion of class 1,
+        // which only raised its cheapest cost, is not needed.
+        assert_eq!(h.domain(g[1], 1, 3), vec![3]);
+        h.assert_reason(ne(g[1], 2), &[eq(g[0], 1), eq(g[2], 2), le(obj, 14)]);
+        // Record 3 in class 1 pays 12 instead of 2 (bound 18): record 1's exclusion stays.
+        h.assert_reason(
+            ne(g[3], 1),
+            &[eq(g[0], 1), eq(g[2], 2), ne(g[1], 1), le(obj, 17)],
+        );
+    }
+}

@@ -161,3 +161,61 @@ impl Propagator for DiameterPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    /// Records at 0, 1, 10 and 12 on a line; `D ∈ [0, d_max]`.
+    fn post(domains: &[&[i32]], m: &[i64], d_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let (mut h, g) = Harness::new(domains);
+        let objective = h.variable(0, d_max);
+        let constraint_tag = h.tag();
+        h.post(DiameterConstructor {
+            vars: g.clone(),
+            objective,
+            dist: line(&[0, 1, 10, 12]),
+            m: m.to_vec(),
+            cmax: 2,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g, objective)
+    }
+
+    #[test]
+    fn diameter_is_at_least_every_records_smallest_class_diameter() {
+        let both: &[i32] = &[1, 2];
+        let (mut h, _, d) = post(&[both, both, both, both], &[1, 1, 2, 2], 100);
+        assert_eq!(h.bounds(d), (2, 100));
+        h.assert_reason(ge(d, 2), &[]);
+    }
+
+    #[test]
+    fn diameter_is_at_least_the_distance_of_two_records_in_one_class() {
+        let (mut h, g, d) = post(&[&[1], &[1, 2], &[1], &[1, 2]], &[0; 4], 100);
+        assert_eq!(h.bounds(d), (10, 100));
+        h.assert_reason(ge(d, 10), &[eq(g[0], 1), eq(g[2], 1)]);
+    }
+
+    #[test]
+    fn diameter_removes_a_class_with_a_member_farther_than_the_incumbent() {
+        let (mut h, g, d) = post(&[&[1], &[1, 2], &[2], &[1, 2]], &[0; 4], 5);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[3], 1, 2), vec![2]);
+        h.assert_reason(ne(g[1], 2), &[eq(g[2], 2), le(d, 8)]);
+        h.assert_reason(ne(g[3], 1), &[eq(g[0], 1), le(d, 11)]);
+    }
+
+    #[test]
+    fn diameter_is_at_most_the_exact_diameter_once_every_record_is_assigned() {
+        let (mut h, g, d) = post(&[&[1], &[1], &[2], &[2]], &[0; 4], 100);
+        assert_eq!(h.bounds(d), (2, 2));
+        h.assert_reason(ge(d, 2), &[eq(g[2], 2), eq(g[3], 2)]);
+        h.assert_reason(
+            le(d, 2),
+            &[eq(g[0], 1), eq(g[1], 1), eq(g[2], 2), eq(g[3], 2)],
+        );
+    }
+}

@@ -125,6 +125,19 @@ pub struct ClassCtx<'a> {
     cands: Vec<(usize, i64)>,
 }
 
+impl std::fmt::Debug for ClassCtx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassCtx")
+            .field("members", &self.members)
+            .field("cost_a", &self.cost_a)
+            .field("pi_a", &self.pi_a)
+            .field("kmax", &self.kmax)
+            .field("penalty", &self.penalty)
+            .field("cands", &self.cands)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> ClassCtx<'a> {
     /// Prepares class `members` (non-empty) with candidates `cands`.
     pub fn new(data: &'a DualData, members: &'a [usize], cands: &[usize]) -> Self {
@@ -498,5 +511,13 @@ mod tests {
         assert_eq!(d.class_rc(&[0], &[1, 2]), 0.0);
         assert_eq!(d.class_rc(&[0], &[2]), 5.0);
         assert_eq!(d.class_rc(&[0], &[]), f64::INFINITY);
+    }
+
+    #[test]
+    fn dual_bound_rounds_up_after_the_tolerance() {
+        let d = data(SumCriterion::Dbil, 0, 3);
+        assert_eq!(d.ceil(25.0 + 1e-7), 25);
+        assert_eq!(d.ceil(25.1), 26);
+        assert_eq!(d.ceil(f64::INFINITY), i64::MAX / 4);
     }
 }

@@ -229,3 +229,78 @@ impl Propagator for DualBoundPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    /// Four records (k = 2) with duals π = (3, 5, 10, 2) and z = 20: records 0 and 2 are in
+    /// class 1 (rc = 2·9 − 13 = 5, so I ≥ 25), record 1 is free in {1, 2}, record 3 in {2, 3}.
+    fn post(i_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let rows = vec![
+            vec![0, 4, 9, 5],
+            vec![4, 0, 6, 1],
+            vec![9, 6, 0, 7],
+            vec![5, 1, 7, 0],
+        ];
+        let (mut h, g) = Harness::new(&[&[1], &[1, 2], &[1], &[2, 3]]);
+        let objective = h.variable(0, i_max);
+        let constraint_tag = h.tag();
+        h.post(DualBoundConstructor {
+            vars: g.clone(),
+            objective,
+            criterion: SumCriterion::Dbil,
+            dist: DistMatrix::new(&rows),
+            k: vec![2; 4],
+            pi: vec![3.0, 5.0, 10.0, 2.0],
+            cuts: vec![],
+            z: 20.0,
+            tolerance: 1e-6,
+            cmax: 3,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g, objective)
+    }
+
+    #[test]
+    fn dual_bound_raises_the_objective_to_the_lp_bound_plus_positive_class_shares() {
+        let (mut h, g, obj) = post(100);
+        assert_eq!(h.bounds(obj), (25, 100));
+        // Class 1's share reads its members and the records that cannot join it.
+        h.assert_reason(ge(obj, 25), &[eq(g[0], 1), eq(g[2], 1), ne(g[3], 1)]);
+    }
+
+    #[test]
+    fn dual_bound_removes_a_class_that_no_record_can_complete() {
+        // Record 3 alone in class 3 would need a classmate, and no other record can take 3.
+        let (mut h, g, obj) = post(100);
+        assert_eq!(h.domain(g[3], 1, 3), vec![2]);
+        h.assert_reason(
+            ne(g[3], 3),
+            &[
+                eq(g[0], 1),
+                eq(g[2], 1),
+                ne(g[3], 1),
+                ne(g[0], 3),
+                ne(g[1], 3),
+                ne(g[2], 3),
+                le(obj, 100),
+            ],
+        );
+    }
+
+    #[test]
+    fn dual_bound_removes_a_class_whose_share_with_the_record_exceeds_the_incumbent() {
+        // Record 1 in class 1: rc = 3·9 − 18 = 9 instead of 5, so the bound would be 29.
+        let (mut h, g, obj) = post(100);
+        h.restrict(le(obj, 28));
+        h.propagate_once().expect("no conflict");
+        assert_eq!(h.domain(g[1], 1, 3), vec![2]);
+        h.assert_reason(
+            ne(g[1], 1),
+            &[eq(g[0], 1), eq(g[2], 1), ne(g[3], 1), le(obj, 28)],
+        );
+    }
+}

@@ -163,3 +163,42 @@ impl Propagator for LDiversityPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    fn post(domains: &[&[i32]], values: &[u32], l: u32) -> (Harness, Vec<DomainId>) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        h.post(LDiversityConstructor {
+            vars: g.clone(),
+            values: values.to_vec(),
+            l,
+            cmax: 2,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g)
+    }
+
+    #[test]
+    fn l_diversity_empties_a_class_whose_holders_have_fewer_than_l_values() {
+        // Class 2 can only hold records 0 and 1, which share value 0.
+        let (mut h, g) = post(&[&[1, 2], &[1, 2], &[1], &[1]], &[0, 0, 1, 1], 2);
+        assert_eq!(h.domain(g[0], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        h.assert_reason(ne(g[0], 2), &[ne(g[2], 2), ne(g[3], 2)]);
+        h.assert_reason(ne(g[1], 2), &[ne(g[2], 2), ne(g[3], 2)]);
+    }
+
+    #[test]
+    fn l_diversity_forces_the_only_holder_of_a_needed_value_into_a_used_class() {
+        // Class 1 is used (record 0) and has exactly l = 2 values among its holders; value 1
+        // only comes with record 1.
+        let (mut h, g) = post(&[&[1], &[1, 2], &[2], &[2]], &[0, 1, 1, 2], 2);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        h.assert_reason(eq(g[1], 1), &[eq(g[0], 1), ne(g[3], 1), ne(g[2], 1)]);
+    }
+}

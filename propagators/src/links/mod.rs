@@ -127,3 +127,48 @@ impl Propagator for LinksPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    fn post(
+        domains: &[&[i32]],
+        must: &[(u32, u32)],
+        cannot: &[(u32, u32)],
+    ) -> (Harness, Vec<DomainId>, PropagationStatusCP) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        let result = h.post(LinksConstructor {
+            vars: g.clone(),
+            must: must.to_vec(),
+            cannot: cannot.to_vec(),
+            cmax: 3,
+            constraint_tag,
+        });
+        (h, g, result)
+    }
+
+    #[test]
+    fn links_must_link_removes_a_value_missing_from_the_partner() {
+        let (mut h, g, result) = post(&[&[1, 2, 3], &[1, 2]], &[(0, 1)], &[]);
+        result.expect("no conflict");
+        assert_eq!(h.domain(g[0], 1, 3), vec![1, 2]);
+        h.assert_reason(ne(g[0], 3), &[ne(g[1], 3)]);
+    }
+
+    #[test]
+    fn links_cannot_link_removes_the_partners_class() {
+        let (mut h, g, result) = post(&[&[1, 2], &[2]], &[], &[(0, 1)]);
+        result.expect("no conflict");
+        assert_eq!(h.domain(g[0], 1, 3), vec![1]);
+        h.assert_reason(ne(g[0], 2), &[eq(g[1], 2)]);
+    }
+
+    #[test]
+    fn links_cannot_link_pair_in_the_same_class_empties_a_domain() {
+        let (mut h, g, result) = post(&[&[1], &[1]], &[], &[(0, 1)]);
+        h.assert_empty_domain(result, ne(g[1], 1), &[eq(g[0], 1)]);
+    }
+}

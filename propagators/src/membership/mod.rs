@@ -137,3 +137,41 @@ impl Propagator for MembershipPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    fn post(domains: &[&[i32]], k: &[u32], cmax: i32) -> (Harness, Vec<DomainId>) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        h.post(MembershipConstructor {
+            vars: g.clone(),
+            k: k.to_vec(),
+            cmax,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g)
+    }
+
+    #[test]
+    fn membership_removes_a_class_with_fewer_holders_than_k() {
+        // Only records 0 and 1 can take class 2, and record 0 needs 3 classmates in all.
+        let (mut h, g) = post(&[&[1, 2], &[1, 2], &[1], &[1]], &[3, 1, 1, 1], 2);
+        assert_eq!(h.domain(g[0], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1, 2]);
+        h.assert_reason(ne(g[0], 2), &[ne(g[2], 2), ne(g[3], 2)]);
+    }
+
+    #[test]
+    fn membership_forces_every_holder_into_the_class_of_a_record_that_needs_them_all() {
+        // Record 0 (k = 3) is in class 1, which only records 0, 1 and 2 can take.
+        let (mut h, g) = post(&[&[1], &[1, 2], &[1, 2], &[2]], &[3, 1, 1, 1], 2);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[2], 1, 2), vec![1]);
+        h.assert_reason(eq(g[1], 1), &[eq(g[0], 1), ne(g[3], 1)]);
+        h.assert_reason(eq(g[2], 1), &[eq(g[0], 1), ne(g[3], 1)]);
+    }
+}

@@ -106,3 +106,34 @@ impl Propagator for MinClassesPropagator {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{assert_conflict, Harness};
+
+    fn post(domains: &[&[i32]], min_classes: i32) -> (Harness, Vec<DomainId>, PropagationStatusCP) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        let result = h.post(MinClassesConstructor {
+            vars: g.clone(),
+            min_classes,
+            constraint_tag,
+        });
+        (h, g, result)
+    }
+
+    #[test]
+    fn min_classes_makes_the_only_record_that_can_reach_c0_open_it() {
+        let (mut h, g, result) = post(&[&[1], &[1, 2], &[1, 2, 3]], 3);
+        result.expect("no conflict");
+        assert_eq!(h.bounds(g[2]), (3, 3));
+        h.assert_reason(ge(g[2], 3), &[le(g[0], 2), le(g[1], 2)]);
+    }
+
+    #[test]
+    fn min_classes_fails_when_no_record_can_reach_c0() {
+        let (_, g, result) = post(&[&[1], &[1, 2], &[1, 2]], 3);
+        assert_conflict(result, &[le(g[0], 2), le(g[1], 2), le(g[2], 2)]);
+    }
+}

@@ -154,3 +154,30 @@ impl Propagator for NClustersPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    #[test]
+    fn n_clusters_caps_classes_by_the_weight_of_records_above_the_best_threshold() {
+        // Records 0..3 (k = 1) are in class 1; records 3 and 4 (k = 2) weigh 1/2 each, so at
+        // most 1 + ⌊1/2 + 1/2⌋ = 2 classes: threshold m = 1 beats m = 0 (⌊3 + 1⌋ = 4).
+        let all: &[i32] = &[1, 2, 3, 4];
+        let (mut h, g) = Harness::new(&[&[1], &[1], &[1], all, all]);
+        let constraint_tag = h.tag();
+        h.post(NClustersConstructor {
+            vars: g.clone(),
+            k: vec![1, 1, 1, 2, 2],
+            cmax: 4,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        assert_eq!(h.bounds(g[3]), (1, 2));
+        assert_eq!(h.bounds(g[4]), (1, 2));
+        let reason = [le(g[0], 1), le(g[1], 1), le(g[2], 1)];
+        h.assert_reason(le(g[3], 2), &reason);
+        h.assert_reason(le(g[4], 2), &reason);
+    }
+}

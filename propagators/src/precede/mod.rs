@@ -125,3 +125,39 @@ impl Propagator for PrecedePropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::Harness;
+
+    fn post(domains: &[&[i32]]) -> (Harness, Vec<DomainId>) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        h.post(PrecedeConstructor {
+            vars: g.clone(),
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g)
+    }
+
+    #[test]
+    fn precede_caps_each_class_at_one_above_the_earlier_maximum() {
+        let (mut h, g) = post(&[&[1, 2, 3, 4], &[1, 2, 3, 4], &[1, 2, 3, 4]]);
+        assert_eq!(h.bounds(g[0]), (1, 1));
+        assert_eq!(h.bounds(g[1]), (1, 2));
+        assert_eq!(h.bounds(g[2]), (1, 3));
+        h.assert_reason(le(g[0], 1), &[]);
+        h.assert_reason(le(g[1], 2), &[le(g[0], 1)]);
+        h.assert_reason(le(g[2], 3), &[le(g[0], 2), le(g[1], 2)]);
+    }
+
+    #[test]
+    fn precede_makes_the_only_earlier_supporter_open_the_previous_class() {
+        // G3 ≥ 3 needs class 2 opened before it; G0 and G1 cannot reach 2, so G2 must.
+        let (mut h, g) = post(&[&[1], &[1], &[1, 2], &[3]]);
+        assert_eq!(h.bounds(g[2]), (2, 2));
+        h.assert_reason(ge(g[2], 2), &[ge(g[3], 3), le(g[0], 1), le(g[1], 1)]);
+    }
+}

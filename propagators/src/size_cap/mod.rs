@@ -164,3 +164,69 @@ impl Propagator for SizeCapPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{assert_conflict, Harness};
+
+    fn post(
+        domains: &[&[i32]],
+        k: &[u32],
+        dominance: bool,
+        max_size: Option<u32>,
+    ) -> (Harness, Vec<DomainId>, PropagationStatusCP) {
+        let (mut h, g) = Harness::new(domains);
+        let constraint_tag = h.tag();
+        let result = h.post(SizeCapConstructor {
+            vars: g.clone(),
+            k: k.to_vec(),
+            cmax: 2,
+            dominance,
+            max_size,
+            constraint_tag,
+        });
+        (h, g, result)
+    }
+
+    #[test]
+    fn size_cap_removes_the_value_of_a_class_at_the_maximum_size() {
+        let (mut h, g, result) = post(&[&[1], &[1], &[1, 2]], &[1, 1, 1], false, Some(2));
+        result.expect("no conflict");
+        assert_eq!(h.domain(g[2], 1, 2), vec![2]);
+        h.assert_reason(ne(g[2], 1), &[eq(g[0], 1), eq(g[1], 1)]);
+    }
+
+    #[test]
+    fn size_cap_removes_the_value_of_a_class_at_the_dominance_cap_pinning_its_largest_k() {
+        // Class 1 holds three records of k = 2 (cap 2·2 − 1 = 3); the k = 3 record that would
+        // raise the cap is kept out of it, so the reason names that exclusion.
+        let (mut h, g, result) = post(
+            &[&[1], &[1], &[1], &[2], &[1, 2]],
+            &[2, 2, 2, 3, 2],
+            true,
+            None,
+        );
+        result.expect("no conflict");
+        assert_eq!(h.domain(g[4], 1, 2), vec![2]);
+        h.assert_reason(
+            ne(g[4], 1),
+            &[eq(g[0], 1), eq(g[1], 1), eq(g[2], 1), ne(g[3], 1)],
+        );
+    }
+
+    #[test]
+    fn size_cap_with_the_maximum_size_binding_leaves_k_exclusions_out_of_the_reason() {
+        // Maximum size 2 is below the dominance cap 3: the k = 5 record does not matter.
+        let (mut h, g, result) = post(&[&[1], &[1], &[2], &[1, 2]], &[2, 2, 5, 2], true, Some(2));
+        result.expect("no conflict");
+        assert_eq!(h.domain(g[3], 1, 2), vec![2]);
+        h.assert_reason(ne(g[3], 1), &[eq(g[0], 1), eq(g[1], 1)]);
+    }
+
+    #[test]
+    fn size_cap_fails_when_a_class_holds_more_than_its_cap() {
+        let (_, g, result) = post(&[&[1], &[1], &[1]], &[1, 1, 1], false, Some(2));
+        assert_conflict(result, &[eq(g[0], 1), eq(g[1], 1), eq(g[2], 1)]);
+    }
+}

@@ -182,3 +182,58 @@ impl Propagator for SplitPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    /// Records at 0, 1, 10 and 12 on a line; `S ∈ [s_min, 100]`.
+    fn post(domains: &[&[i32]], s_min: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let (mut h, g) = Harness::new(domains);
+        let objective = h.variable(s_min, 100);
+        let constraint_tag = h.tag();
+        h.post(SplitConstructor {
+            vars: g.clone(),
+            objective,
+            dist: line(&[0, 1, 10, 12][..domains.len()]),
+            cmax: 2,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g, objective)
+    }
+
+    #[test]
+    fn split_is_at_most_the_distance_of_two_records_in_different_classes() {
+        let (mut h, g, s) = post(&[&[1], &[1, 2], &[2], &[1, 2]], 0);
+        assert_eq!(h.bounds(s), (0, 10));
+        h.assert_reason(le(s, 10), &[eq(g[0], 1), eq(g[2], 2)]);
+    }
+
+    #[test]
+    fn split_keeps_records_nearer_than_its_lower_bound_in_one_class() {
+        // S ≥ 5: records 0 and 1 (distance 1) share a class, and record 0 is in class 1.
+        let (mut h, g, s) = post(&[&[1], &[1, 2], &[1, 2], &[1, 2]], 5);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        h.assert_reason(ne(g[1], 2), &[ne(g[0], 2), ge(s, 2)]);
+    }
+
+    #[test]
+    fn split_of_a_single_class_is_zero() {
+        let (mut h, g, s) = post(&[&[1], &[1], &[1]], 0);
+        assert_eq!(h.bounds(s), (0, 0));
+        h.assert_reason(le(s, 0), &[le(g[0], 1), le(g[1], 1), le(g[2], 1)]);
+    }
+
+    #[test]
+    fn split_is_at_least_the_exact_split_once_every_record_is_assigned() {
+        let (mut h, g, s) = post(&[&[1], &[1], &[2], &[2]], 0);
+        assert_eq!(h.bounds(s), (9, 9));
+        h.assert_reason(le(s, 9), &[eq(g[1], 1), eq(g[2], 2)]);
+        h.assert_reason(
+            ge(s, 9),
+            &[eq(g[0], 1), eq(g[1], 1), eq(g[2], 2), eq(g[3], 2)],
+        );
+    }
+}

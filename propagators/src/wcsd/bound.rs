@@ -137,3 +137,46 @@ pub fn evaluate(data: &WcsdData, s: &Snapshot, fixed: &[Option<i32>]) -> WcsdEva
     ev.lb2 = total;
     ev
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    fn data(points: &[i64], k: &[u32], cmax: i32) -> WcsdData {
+        WcsdData {
+            dist: line(points),
+            k: k.into(),
+            cmax,
+        }
+    }
+
+    #[test]
+    fn wcsd_bound_charges_each_record_the_nearest_records_its_class_still_needs() {
+        // Records at 0, 1, 10, 12 (k = 2); records 0 and 2 start classes 1 and 2. Record 0
+        // still needs one classmate: the nearest free record is 1 (distance 1); record 2's is
+        // record 3 (distance 2). Records 1 and 3 pay their distance to the class they join, or
+        // in the empty class 3 the distance to the other free record (11).
+        let all: &[i32] = &[1, 2, 3];
+        let (mut h, g) = Harness::new(&[&[1], all, &[2], all]);
+        let s = h.snapshot(&g, 3);
+        let d = data(&[0, 1, 10, 12], &[2; 4], 3);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert_eq!(ev.t, vec![1, 1, 2, 2]);
+        assert_eq!(ev.est(&d, 1, 2), 9);
+        assert_eq!(ev.est(&d, 3, 1), 12);
+        assert_eq!(ev.est(&d, 1, 3), 11);
+        assert_eq!(ev.est(&d, 3, 3), 11);
+        assert_eq!((ev.lb2, ev.lb()), (6, 3));
+    }
+
+    #[test]
+    fn wcsd_bound_of_a_class_short_of_free_records_is_infeasible() {
+        // Record 0 (k = 3) is in class 1 and needs two more records; only record 1 is free.
+        let (mut h, g) = Harness::new(&[&[1], &[1, 2], &[2]]);
+        let s = h.snapshot(&g, 2);
+        let d = data(&[0, 1, 10], &[3; 3], 2);
+        let ev = evaluate(&d, &s, &s.fixed);
+        assert!(ev.t[0] >= INFEASIBLE);
+    }
+}

@@ -167,3 +167,89 @@ impl Propagator for WcsdPropagator {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{line, Harness};
+
+    /// Records at 0, 1, 10 and 12 (k = 2 each) and `W ∈ [0, w_max]`.
+    fn post(domains: &[&[i32]], cmax: i32, w_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let (mut h, g) = Harness::new(domains);
+        let objective = h.variable(0, w_max);
+        let constraint_tag = h.tag();
+        h.post(WcsdConstructor {
+            vars: g.clone(),
+            objective,
+            dist: line(&[0, 1, 10, 12]),
+            k: vec![2; 4],
+            cmax,
+            constraint_tag,
+        })
+        .expect("no conflict");
+        (h, g, objective)
+    }
+
+    /// Record 0 in class 1, record 2 in class 2, the others free: the doubled bound is
+    /// 1 + 1 + 2 + 2 (each record's distance to its cheapest classmate), so W ≥ 3.
+    fn two_classes_started(w_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        let both: &[i32] = &[1, 2];
+        post(&[&[1], both, &[2], both], 2, w_max)
+    }
+
+    /// As above with record 1 kept out of class 1: it pays 9 (class 2) instead of 1, so the
+    /// doubled bound is 1 + 9 + 2 + 2 and W ≥ 7.
+    fn record_kept_from_its_cheapest_class(w_max: i32) -> (Harness, Vec<DomainId>, DomainId) {
+        post(&[&[1], &[2, 3], &[2], &[1, 2, 3]], 3, w_max)
+    }
+
+    #[test]
+    fn wcsd_raises_the_objective_to_the_lower_bound() {
+        let (mut h, g, obj) = two_classes_started(100);
+        assert_eq!(h.bounds(obj), (3, 100));
+        h.assert_reason(ge(obj, 3), &[eq(g[0], 1), eq(g[2], 2)]);
+    }
+
+    #[test]
+    fn wcsd_lower_bound_reason_names_the_exclusions_that_raise_a_records_cost() {
+        let (mut h, g, obj) = record_kept_from_its_cheapest_class(100);
+        assert_eq!(h.bounds(obj), (7, 100));
+        h.assert_reason(ge(obj, 7), &[eq(g[0], 1), eq(g[2], 2), ne(g[1], 1)]);
+    }
+
+    #[test]
+    fn wcsd_fixes_the_objective_once_every_record_is_assigned() {
+        let (mut h, g, obj) = post(&[&[1], &[1], &[2], &[2]], 2, 100);
+        assert_eq!(h.bounds(obj), (3, 3));
+        let all = [eq(g[0], 1), eq(g[1], 1), eq(g[2], 2), eq(g[3], 2)];
+        h.assert_reason(ge(obj, 3), &all);
+        h.assert_reason(le(obj, 3), &all);
+    }
+
+    #[test]
+    fn wcsd_removes_a_class_whose_cheapest_completion_exceeds_the_incumbent() {
+        // Record 1 in class 2 makes the doubled bound 1 + 9 + 2 + 2 (W ≥ 7); record 3 in
+        // class 1 makes it 1 + 1 + 2 + 12 (W ≥ 8).
+        let (mut h, g, obj) = two_classes_started(6);
+        assert_eq!(h.domain(g[1], 1, 2), vec![1]);
+        assert_eq!(h.domain(g[3], 1, 2), vec![2]);
+        h.assert_reason(ne(g[1], 2), &[eq(g[0], 1), eq(g[2], 2), le(obj, 6)]);
+        h.assert_reason(ne(g[3], 1), &[eq(g[0], 1), eq(g[2], 2), le(obj, 7)]);
+    }
+
+    #[test]
+    fn wcsd_pruning_reason_leaves_out_the_pruned_records_own_exclusions() {
+        let (mut h, g, obj) = record_kept_from_its_cheapest_class(100);
+        h.restrict(le(obj, 7));
+        h.propagate_once().expect("no conflict");
+        // Record 1 opening class 3 needs record 3 (11): doubled bound 1 + 11 + 2 + 2, W ≥ 8.
+        assert_eq!(h.domain(g[1], 1, 3), vec![2]);
+        h.assert_reason(ne(g[1], 3), &[eq(g[0], 1), eq(g[2], 2), le(obj, 7)]);
+        // Record 3 in class 1: 1 + 9 + 2 + 12, W ≥ 12; record 1's exclusion stays.
+        assert_eq!(h.domain(g[3], 1, 3), vec![2]);
+        h.assert_reason(
+            ne(g[3], 1),
+            &[eq(g[0], 1), eq(g[2], 2), ne(g[1], 1), le(obj, 11)],
+        );
+    }
+}

@@ -7,53 +7,27 @@
 use std::time::Instant;
 
 use optik_propagators::pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
-use optik_propagators::pumpkin_core::branching::{Brancher, BrancherEvent, SelectionContext};
+use optik_propagators::pumpkin_core::branching::{Brancher, SelectionContext};
 use optik_propagators::pumpkin_core::conflict_resolving::{
     ConflictAnalysisContext, ConflictResolver,
 };
-use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor, PredicateType};
+use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructor};
 use optik_propagators::pumpkin_core::propagation::{
     Domains, EnqueueDecision, ExplanationContext, LazyExplanation, LocalId, NotificationContext,
     OpaqueDomainEvent, PredicateId, Priority, PropagationContext, Propagator,
-    PropagatorConstructor, PropagatorConstructorContext, PropagatorSpec, ReadDomains,
+    PropagatorConstructor, PropagatorConstructorContext, PropagatorSpec,
 };
-use optik_propagators::pumpkin_core::results::SolutionReference;
 use optik_propagators::pumpkin_core::state::{Conflict, CurrentNogood, PropagationStatusCP, State};
 use optik_propagators::pumpkin_core::statistics::StatisticLogger;
 use optik_propagators::pumpkin_core::termination::TerminationCondition;
 use optik_propagators::pumpkin_core::variables::DomainId;
 use optik_propagators::pumpkin_core::Solver;
 
+use super::domains::{snap, trail_entry, Snap};
 use super::log::{RawChange, RawEvent, Shared, Why};
 use super::replay::AddTo;
 use crate::cp::model::Poster;
 use crate::cp::AnyBrancher;
-
-/// Domains of the model's variables: a bit mask of the values of each `G_i`, bounds of the
-/// objective.
-#[derive(Clone, PartialEq, Eq)]
-pub(super) struct Snap {
-    pub masks: Vec<u64>,
-    pub obj: (i32, i32),
-    pub level: usize,
-}
-
-fn snap(vars: &[DomainId], d: &Domains) -> Snap {
-    let (obj, g) = vars.split_last().expect("objective");
-    let masks = g
-        .iter()
-        .map(|x| {
-            (d.lower_bound(x)..=d.upper_bound(x))
-                .filter(|&v| d.contains(x, v))
-                .fold(0u64, |m, v| m | (1u64 << v.clamp(0, 63)))
-        })
-        .collect();
-    Snap {
-        masks,
-        obj: (d.lower_bound(obj), d.upper_bound(obj)),
-        level: d.get_checkpoint(),
-    }
-}
 
 /// What became true between two snapshots, as bounds and removals (what a propagator posts),
 /// each with the value its variable is now fixed to, if the domain became a single value.
@@ -102,36 +76,6 @@ fn changes(vars: &[DomainId], before: &Snap, after: &Snap) -> Vec<RawChange> {
         });
     }
     out
-}
-
-/// The predicate explicitly on the trail at the position that made `p` true: only that one has
-/// the propagator's stored reason (asked for an implied predicate, pumpkin answers with the
-/// implying one and no inference). `vars` and `initial`: the model's variables, objective last,
-/// and their initial domains.
-pub(super) fn trail_entry(
-    state: &State,
-    vars: &[DomainId],
-    initial: &[(i32, i32)],
-    p: Predicate,
-) -> Option<Predicate> {
-    let position = state.trail_position(p)?;
-    let x = p.get_domain();
-    let i = vars.iter().position(|&v| v == x)?;
-    let (lo, hi) = initial[i];
-    if hi - lo > 64 && p.get_predicate_type() != PredicateType::NotEqual {
-        // The objective: its bounds are posted as bounds.
-        return Some(p);
-    }
-    (lo..=hi)
-        .flat_map(|v| {
-            [
-                x.lower_bound_predicate(v),
-                x.upper_bound_predicate(v),
-                x.disequality_predicate(v),
-                x.equality_predicate(v),
-            ]
-        })
-        .find(|&q| state.is_on_trail(q) && state.trail_position(q) == Some(position))
 }
 
 /// An optik propagator with a recorder around it.
@@ -331,46 +275,27 @@ impl std::fmt::Debug for super::log::Log {
     }
 }
 
-impl Brancher for Tracer {
-    fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
-        let d = self.inner.next_decision(context);
-        if let Some(p) = d {
-            self.log.borrow_mut().decision(p);
-        }
-        d
-    }
-    fn on_conflict(&mut self) {
-        self.inner.on_conflict()
-    }
-    fn on_backtrack(&mut self) {
-        {
-            let mut log = self.log.borrow_mut();
-            if !log.in_resolver {
-                log.pending_restart = true;
+optik_propagators::forward_brancher! {
+    impl Brancher for Tracer {
+        to inner;
+
+        fn next_decision(&mut self, context: &mut SelectionContext) -> Option<Predicate> {
+            let d = self.inner.next_decision(context);
+            if let Some(p) = d {
+                self.log.borrow_mut().decision(p);
             }
+            d
         }
-        self.inner.on_backtrack()
-    }
-    fn on_solution(&mut self, solution: SolutionReference) {
-        self.inner.on_solution(solution)
-    }
-    fn on_unassign_integer(&mut self, variable: DomainId, value: i32) {
-        self.inner.on_unassign_integer(variable, value)
-    }
-    fn on_appearance_in_conflict_predicate(&mut self, predicate: Predicate) {
-        self.inner.on_appearance_in_conflict_predicate(predicate)
-    }
-    fn on_restart(&mut self) {
-        self.inner.on_restart()
-    }
-    fn synchronise(&mut self, context: &mut SelectionContext) {
-        self.inner.synchronise(context)
-    }
-    fn is_restart_pointless(&mut self) -> bool {
-        self.inner.is_restart_pointless()
-    }
-    fn subscribe_to_events(&self) -> Vec<BrancherEvent> {
-        self.inner.subscribe_to_events()
+
+        fn on_backtrack(&mut self) {
+            {
+                let mut log = self.log.borrow_mut();
+                if !log.in_resolver {
+                    log.pending_restart = true;
+                }
+            }
+            self.inner.on_backtrack()
+        }
     }
 }
 

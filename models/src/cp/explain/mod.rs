@@ -16,6 +16,7 @@
 //! their explanations are recomputed afterwards by running the propagator alone on the domains
 //! it saw ([`replay`]), and marked as recomputed.
 
+mod domains;
 mod hooks;
 mod log;
 mod replay;
@@ -30,12 +31,16 @@ use optik_propagators::pumpkin_core::predicates::{Predicate, PredicateConstructo
 use optik_propagators::pumpkin_core::results::{
     ProblemSolution, SatisfactionResultUnderAssumptions,
 };
-use optik_propagators::pumpkin_core::termination::TimeBudget;
 
-use super::{make_brancher, model, resolver, Search};
-use crate::{Criterion, Instance, Partition, Status};
+use super::model::{self, ModelSpec};
+use super::{first_solution_classes, make_brancher, resolver, time_left, Search};
+use crate::criteria::objective_of;
+use crate::engine::{EngineError, Status};
+use crate::invalid_input::InvalidInput;
+use crate::root_lp::RootLp;
+use crate::{ClassConstraints, Criterion, Instance, Partition};
 use hooks::{Stop, Tracer, TracingPoster, TracingResolver};
-use log::{Log, RawEvent};
+use log::{Log, RawEvent, Shared};
 
 /// Largest instance `explain` accepts: the trace of a bigger search is not readable.
 pub const MAX_RECORDS: usize = 12;
@@ -68,216 +73,254 @@ impl Default for ExplainOptions {
 }
 
 /// Traces the search for an optimal partition of `inst` (at most [`MAX_RECORDS`] records).
-pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> {
+pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, EngineError> {
     let start = Instant::now();
-    let n = inst.n;
-    if n == 0 || n > MAX_RECORDS {
-        return Err(format!(
-            "explain traces instances of 1 to {MAX_RECORDS} records; this one has {n}"
-        ));
-    }
     let criterion = opts.criterion;
-    let maximise = criterion.maximise();
-    let obj_ub = model::objective_upper_bound(inst, criterion);
-    if obj_ub > i32::MAX as i64 {
-        return Err(format!(
-            "objective bound {obj_ub} exceeds pumpkin's i32 domains; use a smaller scale"
-        ));
-    }
+    let obj_ub = objective_bound(inst, criterion)?;
     let deadline = opts.time_limit.map(|t| start + t);
-    let remaining = || match deadline {
-        Some(d) => d.saturating_duration_since(Instant::now()),
-        None => Duration::from_secs(100 * 365 * 24 * 3600),
+    let no_constraints = ClassConstraints::default();
+    let spec = ModelSpec {
+        criterion,
+        size_cap: false,
+        min_classes: None,
+        obj_ub,
+        dual: None,
+        extra: &no_constraints,
     };
-
     // Split: the minimum number of classes from a first (unrecorded) solution.
     let min_classes = if criterion == Criterion::Split {
-        let mut m = model::build(
-            inst,
-            criterion,
-            false,
-            None,
-            obj_ub as i32,
-            None,
-            &crate::ClassConstraints::default(),
-        );
-        let mut brancher = make_brancher(&m, inst, opts.search, Counters::default());
-        let mut res = resolver();
-        let mut term = TimeBudget::starting_now(remaining());
-        let g = m.g.clone();
-        let first =
-            match m
-                .solver
-                .satisfy_under_assumptions(&mut brancher, &mut term, &mut res, &[])
-            {
-                SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                    let labels: Vec<i32> = g
-                        .iter()
-                        .map(|&x| s.solution().get_integer_value(x))
-                        .collect();
-                    Some(Partition::from_labels(&labels).num_classes())
-                }
-                _ => None,
-            };
-        first
+        let counters = Counters::default();
+        first_solution_classes(inst, &spec, opts.search, &counters, time_left(deadline))
     } else {
         None
     };
-
-    let root = if opts.lp_bound && matches!(criterion, Criterion::Dbil | Criterion::Wcsd) {
-        crate::colgen::root_lp(
-            inst,
-            crate::ColgenOptions {
-                criterion,
-                time_limit: opts.time_limit,
-                ..crate::ColgenOptions::default()
-            },
-        )
-    } else {
-        None
-    };
-
-    let log = Log::new(Vec::new());
-    let mut poster = TracingPoster {
-        log: log.clone(),
-        vars: Vec::new().into(),
-        names: Vec::new(),
-        adders: Vec::new(),
-    };
-    let size_cap = opts.size_cap && criterion != Criterion::Split;
-    let mut m = model::build_with(
+    let root = root_lp(inst, opts);
+    let mut traced = TracedSearch::new(
         inst,
-        criterion,
-        size_cap,
-        min_classes,
-        obj_ub as i32,
-        root.as_ref(),
-        &crate::ClassConstraints::default(),
-        &mut poster,
+        opts.search,
+        &ModelSpec {
+            size_cap: opts.size_cap && criterion != Criterion::Split,
+            min_classes,
+            dual: root.as_ref(),
+            ..spec
+        },
     );
-    let mut initial: Vec<(i32, i32)> =
-        m.g.iter()
-            .enumerate()
-            .map(|(i, _)| (1, if i == 0 { 1 } else { m.cmax }))
-            .collect();
-    initial.push((0, obj_ub as i32));
-    let mut brancher = Tracer {
-        inner: make_brancher(&m, inst, opts.search, Counters::default()),
-        log: log.clone(),
-    };
-    let mut res = TracingResolver {
-        inner: resolver(),
-        log: log.clone(),
-        initial: initial.clone(),
-        maximise,
-    };
-    let obj = m.objective;
-    let g = m.g.clone();
-    let mut best: Option<(Partition, i64)> = None;
-    let status = loop {
-        let assumption: Vec<Predicate> = match &best {
-            None => vec![],
-            Some((_, v)) if maximise => vec![obj.lower_bound_predicate(clamp(v + 1))],
-            Some((_, v)) => vec![obj.upper_bound_predicate(clamp(v - 1))],
+    let (status, best) = traced.run(inst, criterion, deadline, opts.max_decisions);
+    traced.recompute_explanations();
+    let l = traced.log.borrow();
+    let maximise = criterion.maximise();
+    Ok(Trace {
+        n: inst.n,
+        k: inst.k.clone(),
+        cmax: traced.model.cmax,
+        criterion,
+        scale: inst.scale,
+        propagators: traced.poster.names.clone(),
+        events: events(&l, &traced.poster.names, maximise),
+        nodes: nodes(&l),
+        status,
+        best,
+        decisions: l.decisions,
+        conflicts: l.conflicts,
+        restarts: l.restarts,
+        min_classes,
+        lp_bound: root.as_ref().map(|r| r.z),
+        elapsed_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Checks the instance's size and returns the objective's upper bound (within pumpkin's i32).
+fn objective_bound(inst: &Instance, criterion: Criterion) -> Result<i32, EngineError> {
+    let n = inst.n;
+    if n == 0 || n > MAX_RECORDS {
+        return Err(InvalidInput(format!(
+            "explain traces instances of 1 to {MAX_RECORDS} records; this one has {n}"
+        ))
+        .into());
+    }
+    let bound = model::objective_upper_bound(inst, criterion);
+    i32::try_from(bound).map_err(|_| EngineError::ObjectiveOutOfRange { bound })
+}
+
+/// dbil and wcsd with `lp_bound`: the root LP whose duals the DualBound propagator posts.
+fn root_lp(inst: &Instance, opts: &ExplainOptions) -> Option<RootLp> {
+    if !(opts.lp_bound && matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd)) {
+        return None;
+    }
+    crate::colgen::root_lp(
+        inst,
+        crate::ColgenOptions {
+            criterion: opts.criterion,
+            time_limit: opts.time_limit,
+            ..crate::ColgenOptions::default()
+        },
+    )
+}
+
+/// How one search call ended.
+enum Call {
+    /// A solution: the class label of every record.
+    Solution(Vec<i32>),
+    /// No (better) solution exists.
+    Exhausted,
+    /// The decision or time limit stopped it.
+    Stopped,
+}
+
+/// The model with a recorder around every propagator, the brancher and the resolver.
+struct TracedSearch {
+    model: model::Model,
+    log: Shared,
+    poster: TracingPoster,
+    brancher: Tracer,
+    resolver: TracingResolver,
+    /// Initial domain bounds of `G_0..G_{n-1}` and of the objective.
+    initial: Vec<(i32, i32)>,
+}
+
+impl TracedSearch {
+    /// Builds the model of `spec` through the tracing poster.
+    fn new(inst: &Instance, search: Search, spec: &ModelSpec) -> Self {
+        let log = Log::new(Vec::new());
+        let mut poster = TracingPoster {
+            log: log.clone(),
+            vars: Vec::new().into(),
+            names: Vec::new(),
+            adders: Vec::new(),
         };
-        if best.as_ref().is_some_and(|(_, v)| {
-            if maximise {
-                *v >= i32::MAX as i64
-            } else {
-                *v <= 0
-            }
-        }) {
-            break Status::Optimal;
-        }
-        {
-            let mut l = log.borrow_mut();
-            l.pending_restart = false;
-            l.pending_decision = None;
-            l.close_above(0);
-            l.path.clear();
-            l.search += 1;
-            l.assumption_level = assumption.len();
-            let index = l.search;
-            l.events.push(RawEvent::Search {
-                index,
-                bound: assumption.first().copied(),
-            });
-        }
-        let mut term = Stop {
-            deadline,
-            max_decisions: opts.max_decisions,
+        let model = model::build_with(inst, spec, &mut poster);
+        let mut initial: Vec<(i32, i32)> = model
+            .g
+            .iter()
+            .enumerate()
+            .map(|(i, _)| (1, if i == 0 { 1 } else { model.cmax }))
+            .collect();
+        initial.push((0, spec.obj_ub));
+        let brancher = Tracer {
+            inner: make_brancher(&model, inst, search, Counters::default()),
             log: log.clone(),
         };
-        let found = match m.solver.satisfy_under_assumptions(
-            &mut brancher,
-            &mut term,
-            &mut res,
-            &assumption,
-        ) {
-            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                let labels: Vec<i32> = g
-                    .iter()
-                    .map(|&x| s.solution().get_integer_value(x))
-                    .collect();
-                Some(labels)
+        let resolver = TracingResolver {
+            inner: resolver(),
+            log: log.clone(),
+            initial: initial.clone(),
+            maximise: spec.criterion.maximise(),
+        };
+        TracedSearch {
+            model,
+            log,
+            poster,
+            brancher,
+            resolver,
+            initial,
+        }
+    }
+
+    /// The linear SAT-UNSAT search of [`super::solve_cp`], recorded: solve, then solve again
+    /// under "objective better than the incumbent" until unsatisfiable or stopped.
+    fn run(
+        &mut self,
+        inst: &Instance,
+        criterion: Criterion,
+        deadline: Option<Instant>,
+        max_decisions: usize,
+    ) -> (Status, Option<(Partition, i64)>) {
+        let maximise = criterion.maximise();
+        let obj = self.model.objective;
+        let mut best: Option<(Partition, i64)> = None;
+        let status = loop {
+            let assumption: Vec<Predicate> = match &best {
+                None => vec![],
+                Some((_, v)) if maximise => vec![obj.lower_bound_predicate(clamp(v + 1))],
+                Some((_, v)) => vec![obj.upper_bound_predicate(clamp(v - 1))],
+            };
+            if best.as_ref().is_some_and(|(_, v)| {
+                if maximise {
+                    *v >= i32::MAX as i64
+                } else {
+                    *v <= 0
+                }
+            }) {
+                break Status::Optimal;
             }
+            self.log
+                .borrow_mut()
+                .begin_search(assumption.first().copied(), assumption.len());
+            let labels = match self.solve_under(&assumption, deadline, max_decisions) {
+                Call::Solution(labels) => labels,
+                Call::Exhausted if best.is_some() => break Status::Optimal,
+                Call::Exhausted => break Status::Infeasible,
+                Call::Stopped if best.is_some() => break Status::Feasible,
+                Call::Stopped => break Status::Unknown,
+            };
+            let p = Partition::from_labels(&labels);
+            let v = objective_of(inst, &p, criterion);
+            let mut l = self.log.borrow_mut();
+            l.record_solution(v, labels);
+            let improves = best
+                .as_ref()
+                .is_none_or(|(_, b)| if maximise { v > *b } else { v < *b });
+            if !improves {
+                l.events.push(RawEvent::Stopped);
+                break Status::Feasible;
+            }
+            best = Some((p, v));
+        };
+        (status, best)
+    }
+
+    /// One search call under `assumption`, logged as exhausted or stopped when it ends without
+    /// a solution.
+    fn solve_under(
+        &mut self,
+        assumption: &[Predicate],
+        deadline: Option<Instant>,
+        max_decisions: usize,
+    ) -> Call {
+        let mut term = Stop {
+            deadline,
+            max_decisions,
+            log: self.log.clone(),
+        };
+        let g = self.model.g.clone();
+        let call = match self.model.solver.satisfy_under_assumptions(
+            &mut self.brancher,
+            &mut term,
+            &mut self.resolver,
+            assumption,
+        ) {
+            SatisfactionResultUnderAssumptions::Satisfiable(s) => Call::Solution(
+                g.iter()
+                    .map(|&x| s.solution().get_integer_value(x))
+                    .collect(),
+            ),
             SatisfactionResultUnderAssumptions::UnsatisfiableUnderAssumptions(_)
             | SatisfactionResultUnderAssumptions::Unsatisfiable(_) => {
-                let mut l = log.borrow_mut();
+                let mut l = self.log.borrow_mut();
                 l.sync();
                 let search = l.search;
                 l.events.push(RawEvent::Exhausted { search });
-                break if best.is_some() {
-                    Status::Optimal
-                } else {
-                    Status::Infeasible
-                };
+                return Call::Exhausted;
             }
-            SatisfactionResultUnderAssumptions::Unknown(_) => None,
+            SatisfactionResultUnderAssumptions::Unknown(_) => Call::Stopped,
         };
-        let mut l = log.borrow_mut();
+        let mut l = self.log.borrow_mut();
         l.pending_restart = false;
-        match found {
-            Some(labels) => {
-                let p = Partition::from_labels(&labels);
-                let v = super::objective_of(inst, &p, criterion);
-                if l.pending_decision.is_some() {
-                    let lvl = l
-                        .path
-                        .last()
-                        .and_then(|&x| l.nodes[x].level)
-                        .unwrap_or(l.assumption_level)
-                        + 1;
-                    l.resolve_pending(lvl);
-                }
-                l.mark_leaf(Leaf::Solution(v));
-                l.events.push(RawEvent::Solution {
-                    objective: v,
-                    labels,
-                });
-                let improves = best
-                    .as_ref()
-                    .is_none_or(|(_, b)| if maximise { v > *b } else { v < *b });
-                if !improves {
-                    l.events.push(RawEvent::Stopped);
-                    break Status::Feasible;
-                }
-                best = Some((p, v));
-            }
-            None => {
-                l.events.push(RawEvent::Stopped);
-                break if best.is_some() {
-                    Status::Feasible
-                } else {
-                    Status::Unknown
-                };
-            }
+        if matches!(call, Call::Stopped) {
+            l.events.push(RawEvent::Stopped);
         }
-    };
-    {
-        let mut l = log.borrow_mut();
-        let mut replayer =
-            replay::Replayer::new(l.vars.clone(), initial, std::mem::take(&mut poster.adders));
+        call
+    }
+
+    /// Fills in the explanations pumpkin never stored (root facts, branches ending in a
+    /// solution) by replaying each propagator alone on the domains it saw.
+    fn recompute_explanations(&mut self) {
+        let mut l = self.log.borrow_mut();
+        let mut replayer = replay::Replayer::new(
+            l.vars.clone(),
+            self.initial.clone(),
+            std::mem::take(&mut self.poster.adders),
+        );
         for e in &mut l.events {
             if let RawEvent::Propagation {
                 propagator,
@@ -302,19 +345,22 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             }
         }
     }
-    let l = log.borrow();
+}
+
+/// The recorded events with pumpkin's predicates as [`Lit`]s and inference labels as optik's
+/// propagator names.
+fn events(l: &Log, names: &[&'static str], maximise: bool) -> Vec<Event> {
     let lit = |p: Predicate| l.lit(p).expect("predicates of the model's variables");
     let change = |c: &log::RawChange| Change {
         lit: lit(c.why.as_ref().map_or(c.pred, |w| w.posted)),
         fixes: c.fixes.map(lit),
         because: c.why.as_ref().map(|w| Because {
-            by: display_label(&w.label, &poster.names),
+            by: display_label(&w.label, names),
             premises: w.premises.iter().filter_map(|&p| l.lit(p)).collect(),
             recomputed: w.recomputed,
         }),
     };
-    let events = l
-        .events
+    l.events
         .iter()
         .map(|e| match e {
             RawEvent::Search { index, bound } => Event::Search {
@@ -363,36 +409,23 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, String> 
             RawEvent::Exhausted { search } => Event::Exhausted { search: *search },
             RawEvent::Stopped => Event::Stopped,
         })
-        .collect();
-    let nodes = l
-        .nodes
+        .collect()
+}
+
+/// The recorded search-tree nodes with their decisions as [`Lit`]s.
+fn nodes(l: &Log) -> Vec<Node> {
+    l.nodes
         .iter()
         .map(|nd| Node {
             parent: nd.parent,
             search: nd.search,
             level: nd.level.unwrap_or(0),
-            decision: lit(nd.decision),
+            decision: l
+                .lit(nd.decision)
+                .expect("predicates of the model's variables"),
             leaf: nd.leaf,
         })
-        .collect();
-    Ok(Trace {
-        n,
-        k: inst.k.clone(),
-        cmax: m.cmax,
-        criterion,
-        scale: inst.scale,
-        propagators: poster.names.clone(),
-        events,
-        nodes,
-        status,
-        best,
-        decisions: l.decisions,
-        conflicts: l.conflicts,
-        restarts: l.restarts,
-        min_classes,
-        lp_bound: root.as_ref().map(|r| r.z),
-        elapsed_s: start.elapsed().as_secs_f64(),
-    })
+        .collect()
 }
 
 /// optik's name for a pumpkin inference label (`size_cap` → `SizeCap`, `nogood` → `learned

@@ -1,11 +1,10 @@
 //! Runs the solver with pumpkin's `check-propagations` (every inference is re-verified by its
 //! checker from its premises) and `debug-checks` (every propagation is re-derived from its
 //! explanation) on random instances with n ≤ 12, for every criterion and search.
-//! Run with `cargo test -p optik-models --features check --test checked_propagations`.
+//! Compiled with the `check` feature only: run with
+//! `cargo test -p optik-models --features check --test integration checked_propagations`.
 
-mod common;
-
-use common::{random_instance, random_matrix_instance};
+use crate::common::{random_instance, random_matrix_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::{solve_cp, CpOptions, Criterion, Search, Status};
 
@@ -38,7 +37,8 @@ fn explanations_hold_on_random_instances() {
                         lp_primal: false,
                         ..CpOptions::default()
                     },
-                );
+                )
+                .unwrap();
                 if n <= 10 {
                     match brute_force(&inst, c, if c == Criterion::Split { 2 } else { 1 }) {
                         Some((_, v)) => {
@@ -56,7 +56,7 @@ fn explanations_hold_on_random_instances() {
 /// random constrained instances, every search, against the constrained brute force.
 #[test]
 fn constraint_explanations_hold() {
-    use common::{random_constraints, Kind};
+    use crate::common::{random_constraints, Kind};
     use optik_models::brute_force::brute_force_with;
     for seed in 0..12u64 {
         let n = 5 + (seed as usize % 6); // 5..=10
@@ -80,7 +80,8 @@ fn constraint_explanations_hold() {
                         constraints: extra.clone(),
                         ..CpOptions::default()
                     },
-                );
+                )
+                .unwrap();
                 match brute_force_with(&inst, c, min_classes, &extra) {
                     Some((_, v)) => {
                         assert_eq!(res.objective, Some(v), "{c:?} {s:?} seed {seed}")

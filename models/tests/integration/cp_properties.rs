@@ -2,11 +2,9 @@
 //! every CP partition is k_i-anonymous, and the CP optimum is never worse than a feasible
 //! partition given as warm start (which it must also accept as an incumbent).
 
-mod common;
-
-use common::random_instance;
+use crate::common::random_instance;
 use optik_models::brute_force::brute_force;
-use optik_models::cp::objective_of;
+use optik_models::objective_of;
 use optik_models::{solve_cp, CpOptions, Criterion, Partition, Search, Status};
 use proptest::prelude::*;
 
@@ -37,7 +35,7 @@ proptest! {
             criterion: c,
             split_min_classes: Some(min_classes),
             ..CpOptions::default()
-        });
+        }).unwrap();
         match expected {
             None => prop_assert_eq!(res.status, Status::Infeasible),
             Some((_, v)) => {
@@ -60,15 +58,15 @@ proptest! {
             return Err(TestCaseError::reject("infeasible"));
         };
         for (lp_bound, lp_primal) in [(true, true), (true, false), (false, false)] {
-            let res = solve_cp(&inst, CpOptions { criterion: c, lp_bound, lp_primal, ..CpOptions::default() });
+            let res = solve_cp(&inst, CpOptions { criterion: c, lp_bound, lp_primal, ..CpOptions::default() }).unwrap();
             prop_assert_eq!(res.status, Status::Optimal);
             prop_assert_eq!(res.objective, Some(v));
             if lp_bound {
                 // The root LP is a relaxation: never above the optimum.
-                let z = res.lp_bound.expect("the root LP converges on tiny instances");
+                let z = res.stats.lp_bound_cuts.expect("the root LP converges on tiny instances");
                 prop_assert!(z <= v as f64 + 1e-6, "LP bound {} above optimum {}", z, v);
             } else {
-                prop_assert!(res.lp_bound.is_none());
+                prop_assert!(res.stats.lp_bound_cuts.is_none());
             }
         }
     }
@@ -84,7 +82,7 @@ proptest! {
             search,
             warm_start: Some(warm.clone()),
             ..CpOptions::default()
-        });
+        }).unwrap();
         prop_assert_eq!(res.status, Status::Optimal);
         let v = res.objective.unwrap();
         if c.maximise() { prop_assert!(v >= warm_value) } else { prop_assert!(v <= warm_value) }

@@ -1,11 +1,9 @@
 //! The CP optimum equals the brute-force optimum on tiny instances, for every criterion,
 //! uniform and mixed k_i, every search strategy; CP results are k_i-anonymous.
 
-mod common;
-
-use common::{random_instance, random_matrix_instance};
+use crate::common::{random_instance, random_matrix_instance};
 use optik_models::brute_force::brute_force;
-use optik_models::cp::objective_of;
+use optik_models::objective_of;
 use optik_models::{solve_cp, CpOptions, Criterion, Instance, Search, Status};
 
 fn check(
@@ -25,7 +23,8 @@ fn check(
             split_min_classes: (criterion == Criterion::Split).then_some(min_classes),
             ..CpOptions::default()
         },
-    );
+    )
+    .unwrap();
     match expected {
         None => assert_eq!(res.status, Status::Infeasible, "{criterion:?} {inst:?}"),
         Some((_, v)) => {

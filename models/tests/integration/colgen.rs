@@ -1,14 +1,13 @@
 //! Column generation against brute force: same optima for dbil and wcsd, bounds below the
 //! optimum, k_i-anonymous releases, and exact enumeration checked against a brute-force filter.
 
-mod common;
-
-use common::{random_instance, random_matrix_instance};
+use crate::common::{random_instance, random_matrix_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
-use optik_models::colgen::pricing::{search, search_partial, Duals, Mode};
+use optik_models::colgen::pricing::{search, Mode, SearchOptions};
 use optik_models::criteria::evaluate;
-use optik_models::{solve_colgen, ColgenOptions, Criterion, Instance, Status};
+use optik_models::root_lp::Duals;
+use optik_models::{solve_colgen, ColgenOptions, Criterion, Engine, EngineError, Instance, Status};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -24,7 +23,8 @@ fn check_against_brute_force(inst: &Instance, criterion: Criterion, cuts: bool) 
             cuts,
             ..ColgenOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
     assert_eq!(r.objective, Some(opt), "{criterion:?} k = {:?}", inst.k);
     let p = r.partition.expect("a partition");
@@ -70,7 +70,7 @@ proptest! {
                 time_limit: Some(std::time::Duration::from_micros(micros)),
                 ..ColgenOptions::default()
             },
-        );
+        ).unwrap();
         if let Some(lb) = r.lower_bound {
             prop_assert!(lb <= opt, "lower bound {lb} above the optimum {opt} ({:?})", r.note);
         }
@@ -102,7 +102,8 @@ fn warm_start_and_callback() {
             on_solution: Some(Box::new(move |e| s2.borrow_mut().push(e.objective))),
             ..ColgenOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(r.status, Status::Optimal);
     assert_eq!(r.objective, Some(opt));
     assert_eq!(seen.borrow().first(), Some(&opt));
@@ -120,8 +121,13 @@ fn other_criteria_are_refused() {
                 ..ColgenOptions::default()
             },
         );
-        assert_eq!(r.status, Status::Unknown);
-        assert!(r.note.is_some());
+        assert_eq!(
+            r,
+            Err(EngineError::UnsupportedCriterion {
+                engine: Engine::Colgen,
+                criterion: c
+            })
+        );
     }
 }
 
@@ -176,23 +182,23 @@ proptest! {
         let duals = random_duals(&inst, seed ^ 0x5eed, with_cuts);
         let mut reference: Vec<(f64, Column)> = all_columns(&inst, criterion)
             .into_iter()
-            .map(|c| (duals.reduced_cost(&c), c))
+            .map(|c| (duals.reduced_cost(&c.members, c.cost), c))
             .collect();
         reference.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.members.cmp(&b.1.members)));
         // a threshold at a quantile of the reduced costs, nudged off any column's value
         let pos = ((reference.len() as f64 - 1.0) * frac) as usize;
         let threshold = reference[pos].0 + 1e-3;
         let expected: Vec<&Column> = reference.iter().filter(|c| c.0 <= threshold).map(|c| &c.1).collect();
-        let found = search(&inst, criterion, &duals, Mode::All { threshold, budget: usize::MAX });
+        let found = search(&inst, &duals, &SearchOptions::new(criterion, Mode::All { threshold, budget: usize::MAX }));
         prop_assert!(!found.over_budget);
         let got: Vec<&Column> = found.columns.iter().map(|c| &c.1).collect();
         prop_assert_eq!(&got, &expected);
         for (rc, c) in &found.columns {
-            prop_assert!((rc - duals.reduced_cost(c)).abs() < 1e-6);
+            prop_assert!((rc - duals.reduced_cost(&c.members, c.cost)).abs() < 1e-6);
         }
         // best-k: the k least reduced costs
         let k = 1 + expected.len() / 2;
-        let best = search(&inst, criterion, &duals, Mode::Best { k, threshold });
+        let best = search(&inst, &duals, &SearchOptions::new(criterion, Mode::Best { k, threshold }));
         let want: Vec<f64> = reference.iter().take(k).filter(|c| c.0 <= threshold).map(|c| c.0).collect();
         let have: Vec<f64> = best.columns.iter().map(|c| c.0).collect();
         prop_assert_eq!(have.len(), want.len());
@@ -201,7 +207,10 @@ proptest! {
         }
         // partial pricing (budget of one node): stops early only after finding columns, and
         // whatever it returns lies below the threshold with its true reduced cost
-        let part = search_partial(&inst, criterion, &duals, Mode::Best { k, threshold }, None, Some(1));
+        let part = search(&inst, &duals, &SearchOptions {
+            node_budget: Some(1),
+            ..SearchOptions::new(criterion, Mode::Best { k, threshold })
+        });
         if part.partial {
             prop_assert!(!part.columns.is_empty());
         } else {
@@ -210,7 +219,7 @@ proptest! {
         prop_assert!(!part.over_budget && !part.timed_out);
         for (rc, c) in &part.columns {
             prop_assert!(*rc <= threshold + 1e-9);
-            prop_assert!((rc - duals.reduced_cost(c)).abs() < 1e-6);
+            prop_assert!((rc - duals.reduced_cost(&c.members, c.cost)).abs() < 1e-6);
         }
     }
 }

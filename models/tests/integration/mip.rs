@@ -1,11 +1,9 @@
 //! The compact assignment MIP against brute force (dbil, wcsd, diameter) and its LP-file export.
 
-mod common;
-
-use common::random_instance;
+use crate::common::random_instance;
 use optik_models::brute_force::brute_force;
 use optik_models::criteria::evaluate;
-use optik_models::{mip_lp_text, solve_mip, Criterion, Status};
+use optik_models::{mip_lp_text, solve_mip, Criterion, Engine, EngineError, Status};
 use proptest::prelude::*;
 
 const KS: [&[u32]; 3] = [&[2], &[2, 3], &[1, 2, 3]];
@@ -18,7 +16,7 @@ proptest! {
         let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Diameter][c];
         let inst = random_instance(n, KS[ks], seed);
         let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
-        let r = solve_mip(&inst, criterion, None);
+        let r = solve_mip(&inst, criterion, None).unwrap();
         prop_assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
         prop_assert_eq!(r.objective, Some(opt));
         prop_assert_eq!(r.lower_bound, Some(opt));
@@ -32,7 +30,7 @@ proptest! {
 fn mip_n10_dbil() {
     let inst = random_instance(10, &[2, 3], 3);
     let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).unwrap();
-    let r = solve_mip(&inst, Criterion::Dbil, None);
+    let r = solve_mip(&inst, Criterion::Dbil, None).unwrap();
     assert_eq!(r.objective, Some(opt));
 }
 
@@ -41,14 +39,15 @@ fn time_limited_mip_reports_a_valid_dual_bound() {
     // n = 30 is beyond what the compact DBIL MIP proves in 4 s: it stops with HiGHS's
     // dual bound, which must not exceed the optimum (proven by column generation).
     let inst = random_instance(30, &[2, 3], 11);
-    let opt = optik_models::solve_colgen(&inst, optik_models::ColgenOptions::default());
+    let opt = optik_models::solve_colgen(&inst, optik_models::ColgenOptions::default()).unwrap();
     assert_eq!(opt.status, Status::Optimal);
     let opt = opt.objective.unwrap();
     let r = solve_mip(
         &inst,
         Criterion::Dbil,
         Some(std::time::Duration::from_secs(4)),
-    );
+    )
+    .unwrap();
     assert_ne!(r.status, Status::Infeasible, "{:?}", r.note);
     let lb = r
         .lower_bound
@@ -63,9 +62,13 @@ fn time_limited_mip_reports_a_valid_dual_bound() {
 #[test]
 fn split_is_refused() {
     let inst = random_instance(5, &[2], 1);
-    let r = solve_mip(&inst, Criterion::Split, None);
-    assert_eq!(r.status, Status::Unknown);
-    assert!(r.note.is_some());
+    assert_eq!(
+        solve_mip(&inst, Criterion::Split, None),
+        Err(EngineError::UnsupportedCriterion {
+            engine: Engine::Mip,
+            criterion: Criterion::Split
+        })
+    );
     assert!(mip_lp_text(&inst, Criterion::Split).starts_with('\\'));
 }
 

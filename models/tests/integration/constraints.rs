@@ -3,11 +3,9 @@
 //! constraints) equals the CP optimum for every criterion and the column-generation optimum for
 //! dbil and wcsd; infeasible combinations are reported as infeasible by both engines.
 
-mod common;
-
-use common::{random_constraints, random_instance, random_matrix_instance, Kind};
+use crate::common::{random_constraints, random_instance, random_matrix_instance, Kind};
 use optik_models::brute_force::brute_force_with;
-use optik_models::cp::objective_of;
+use optik_models::objective_of;
 use optik_models::{
     solve_colgen, solve_cp, ClassConstraints, ColgenOptions, CpOptions, Criterion, Diversity,
     Instance, Search, Status,
@@ -31,7 +29,8 @@ fn agree(inst: &Instance, extra: &ClassConstraints, c: Criterion, search: Search
             constraints: extra.clone(),
             ..CpOptions::default()
         },
-    );
+    )
+    .unwrap();
     let mut results = vec![("cp", cp.status, cp.objective, cp.partition)];
     if matches!(c, Criterion::Dbil | Criterion::Wcsd) {
         let cg = solve_colgen(
@@ -41,7 +40,8 @@ fn agree(inst: &Instance, extra: &ClassConstraints, c: Criterion, search: Search
                 constraints: extra.clone(),
                 ..ColgenOptions::default()
             },
-        );
+        )
+        .unwrap();
         results.push(("colgen", cg.status, cg.objective, cg.partition));
     }
     for (engine, status, objective, partition) in results {

@@ -1,11 +1,9 @@
 //! The shipped MiniZinc model solves a tiny exported instance to the brute-force optimum, for
 //! every criterion (skipped, with a message, when `minizinc` is not installed).
 
-mod common;
-
 use std::process::Command;
 
-use common::random_instance;
+use crate::common::random_instance;
 use optik_models::brute_force::brute_force;
 use optik_models::export::to_dzn;
 use optik_models::Criterion;

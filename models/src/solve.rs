@@ -1,0 +1,343 @@
+//! One entry point to the exact engines: [`solve`] checks that the chosen engine can run the
+//! criterion under the class constraints, resolves `auto`, and runs the engine from the given
+//! warm starts with the rules between engines — a short CP search for a first partition before
+//! column generation when no warm start meets the class constraints, and the compact MIP (which
+//! starts cold) giving way to the warm start when that is better.
+
+use std::time::{Duration, Instant};
+
+use crate::colgen::{solve_colgen, ColgenOptions};
+use crate::cp::{solve_cp, CpOptions, Search};
+use crate::criteria::objective_of;
+use crate::engine::{Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status};
+use crate::mip::solve_mip;
+use crate::{ClassConstraints, Criterion, Instance, Partition};
+
+/// Why no partition exists, when the engine that proved it does not say.
+const NO_PARTITION: &str = "no partition meets the k_i and the class constraints";
+
+/// Options of [`solve`].
+pub struct SolveOptions {
+    /// Criterion to optimise.
+    pub criterion: Criterion,
+    /// Wall-clock limit (`None` = until proven).
+    pub time_limit: Option<Duration>,
+    /// CP: post the dominance cap `|C| ≤ 2·max_{i∈C} k_i − 1` (ignored for split).
+    pub size_cap: bool,
+    /// CP: search strategy.
+    pub search: Search,
+    /// CP, dbil and wcsd: post the set-partitioning LP's dual bound.
+    pub lp_bound: bool,
+    /// CP with `lp_bound`: start from the LP-rounded partition when it is better.
+    pub lp_primal: bool,
+    /// Extra class constraints (l-diversity, links, maximum size).
+    pub constraints: ClassConstraints,
+    /// k_i-anonymous partitions meeting the constraints (e.g. the heuristics'), in a fixed
+    /// order: CP and the MIP start from the best (the first among equals), column generation
+    /// seeds its master with all of them.
+    pub warm_starts: Vec<Partition>,
+    /// Called on every improving solution, the warm start first.
+    pub on_solution: Option<SolutionCallback>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            criterion: Criterion::Dbil,
+            time_limit: None,
+            size_cap: true,
+            search: Search::DEFAULT,
+            lp_bound: true,
+            lp_primal: true,
+            constraints: ClassConstraints::default(),
+            warm_starts: Vec::new(),
+            on_solution: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for SolveOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("criterion", &self.criterion)
+            .field("time_limit", &self.time_limit)
+            .field("size_cap", &self.size_cap)
+            .field("search", &self.search)
+            .field("lp_bound", &self.lp_bound)
+            .field("lp_primal", &self.lp_primal)
+            .field("constraints", &!self.constraints.is_empty())
+            .field("warm_starts", &self.warm_starts.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The partition a run started from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarmStart {
+    /// `warm_starts[index]`, the best of the given ones.
+    Given {
+        /// Its position in [`SolveOptions::warm_starts`].
+        index: usize,
+        /// Its objective in integer units.
+        objective: i64,
+    },
+    /// None was given that meets the class constraints: the partition a short CP search found
+    /// before column generation.
+    CpSearch {
+        /// Its objective in integer units.
+        objective: i64,
+    },
+}
+
+impl WarmStart {
+    /// Objective of the starting partition, in integer units.
+    pub fn objective(self) -> i64 {
+        match self {
+            WarmStart::Given { objective, .. } | WarmStart::CpSearch { objective } => objective,
+        }
+    }
+}
+
+/// What [`solve`] did.
+#[derive(Clone, Debug)]
+pub struct SolveOutcome {
+    /// The engine that ran (`auto` resolved).
+    pub engine: Engine,
+    /// The partition it started from, if any.
+    pub warm_start: Option<WarmStart>,
+    /// The engine's result. Its partition is the engine's, or the warm start when the engine
+    /// found nothing better; it is `None` only when nothing was found in time (status
+    /// `Unknown`). The status is never `Infeasible` (that is an error).
+    pub result: EngineResult,
+}
+
+/// Checks, before any work, that `engine` can run `criterion` under `constraints` on `inst`,
+/// and returns the engine that will run (`auto` resolved). Errors: constraints with the compact
+/// MIP, malformed constraints, constraints infeasible at sight, a criterion the engine does not
+/// optimise (in that order).
+pub fn select_engine(
+    inst: &Instance,
+    engine: Engine,
+    criterion: Criterion,
+    constraints: &ClassConstraints,
+) -> Result<Engine, EngineError> {
+    if !constraints.is_empty() {
+        if engine == Engine::Mip {
+            return Err(EngineError::UnsupportedConstraints { engine });
+        }
+        constraints.validate(inst.n)?;
+        if let Some(why) = constraints.obvious_infeasibility(&inst.k) {
+            return Err(EngineError::Infeasible(why));
+        }
+    }
+    let resolved = engine.resolve(criterion);
+    if !resolved.optimises(criterion) {
+        return Err(EngineError::UnsupportedCriterion {
+            engine: resolved,
+            criterion,
+        });
+    }
+    Ok(resolved)
+}
+
+/// Optimises `opts.criterion` on `inst` with `engine` (see [`select_engine`] for the checks)
+/// from the given warm starts. A proof that no partition meets the k_i and the constraints is
+/// [`EngineError::Infeasible`].
+pub fn solve(
+    inst: &Instance,
+    engine: Engine,
+    opts: SolveOptions,
+) -> Result<SolveOutcome, EngineError> {
+    let engine = select_engine(inst, engine, opts.criterion, &opts.constraints)?;
+    let best = best_warm_start(inst, opts.criterion, &opts.warm_starts);
+    let best_partition = best.map(|(index, objective)| {
+        let p = opts.warm_starts[index].clone();
+        (p, objective)
+    });
+    let mut warm_start = best.map(|(index, objective)| WarmStart::Given { index, objective });
+    let result = match engine {
+        Engine::Colgen => {
+            let (result, bootstrap) = run_colgen(inst, opts)?;
+            warm_start = warm_start.or(bootstrap);
+            result
+        }
+        Engine::Mip => run_mip(inst, opts, best_partition.clone())?,
+        Engine::Cp | Engine::Auto => run_cp(inst, opts, best_partition.clone().map(|b| b.0))?,
+    };
+    let result = settle(result, best_partition)?;
+    Ok(SolveOutcome {
+        engine,
+        warm_start,
+        result,
+    })
+}
+
+/// Index and objective of the best partition of `starts` (the first among equals).
+fn best_warm_start(
+    inst: &Instance,
+    criterion: Criterion,
+    starts: &[Partition],
+) -> Option<(usize, i64)> {
+    let better = |a: i64, b: i64| {
+        if criterion.maximise() {
+            a > b
+        } else {
+            a < b
+        }
+    };
+    let mut best: Option<(usize, i64)> = None;
+    for (index, p) in starts.iter().enumerate() {
+        let v = objective_of(inst, p, criterion);
+        if best.is_none_or(|(_, b)| better(v, b)) {
+            best = Some((index, v));
+        }
+    }
+    best
+}
+
+/// The CP engine from the best warm start.
+fn run_cp(
+    inst: &Instance,
+    opts: SolveOptions,
+    warm: Option<Partition>,
+) -> Result<EngineResult, EngineError> {
+    solve_cp(
+        inst,
+        CpOptions {
+            criterion: opts.criterion,
+            time_limit: opts.time_limit,
+            size_cap: opts.size_cap,
+            search: opts.search,
+            warm_start: warm,
+            split_min_classes: None,
+            lp_bound: opts.lp_bound,
+            lp_primal: opts.lp_primal,
+            hints: true,
+            constraints: opts.constraints,
+            on_solution: opts.on_solution,
+        },
+    )
+}
+
+/// Column generation seeded with every warm start, or, under class constraints that none of
+/// them meets, with the partition of a short CP search (returned as the run's warm start).
+fn run_colgen(
+    inst: &Instance,
+    opts: SolveOptions,
+) -> Result<(EngineResult, Option<WarmStart>), EngineError> {
+    let mut time_limit = opts.time_limit;
+    let mut bootstrap = None;
+    let mut first = None;
+    if opts.warm_starts.is_empty() && !opts.constraints.is_empty() {
+        let (found, elapsed) = cp_first_partition(inst, &opts)?;
+        if let Some((p, objective)) = found {
+            bootstrap = Some(WarmStart::CpSearch { objective });
+            first = Some(p);
+        }
+        time_limit = opts.time_limit.map(|t| t.saturating_sub(elapsed));
+    }
+    let mut starts = opts.warm_starts;
+    starts.extend(first);
+    let result = solve_colgen(
+        inst,
+        ColgenOptions {
+            criterion: opts.criterion,
+            time_limit,
+            warm_start: starts,
+            on_solution: opts.on_solution,
+            constraints: opts.constraints,
+            ..ColgenOptions::default()
+        },
+    )?;
+    Ok((result, bootstrap))
+}
+
+/// Column generation without a valid start works against artificial columns whose huge duals
+/// defeat its pricing bounds: a short CP search (a fifth of the limit, at most 10 s; no LP
+/// bound) looks for a first partition meeting the constraints to start from. Returns it (if
+/// found) and the time spent; a proof that none exists is [`EngineError::Infeasible`].
+fn cp_first_partition(
+    inst: &Instance,
+    opts: &SolveOptions,
+) -> Result<(Option<(Partition, i64)>, Duration), EngineError> {
+    let budget = opts.time_limit.map_or(Duration::from_secs(10), |t| {
+        (t / 5).min(Duration::from_secs(10))
+    });
+    let start = Instant::now();
+    let r = match solve_cp(
+        inst,
+        CpOptions {
+            criterion: opts.criterion,
+            time_limit: Some(budget),
+            size_cap: opts.size_cap,
+            search: opts.search,
+            lp_bound: false,
+            constraints: opts.constraints.clone(),
+            ..CpOptions::default()
+        },
+    ) {
+        Ok(r) => r,
+        // Beyond CP's domains: column generation starts without it.
+        Err(EngineError::ObjectiveOutOfRange { .. }) => return Ok((None, start.elapsed())),
+        Err(e) => return Err(e),
+    };
+    if r.status == Status::Infeasible {
+        return Err(EngineError::Infeasible(
+            r.note.unwrap_or_else(|| NO_PARTITION.to_string()),
+        ));
+    }
+    let found = r.partition.zip(r.objective);
+    Ok((found, Duration::from_secs_f64(r.elapsed_s)))
+}
+
+/// The compact MIP, which starts cold: the warm start is reported first, and kept when the MIP
+/// ends without a partition at least as good.
+fn run_mip(
+    inst: &Instance,
+    opts: SolveOptions,
+    warm: Option<(Partition, i64)>,
+) -> Result<EngineResult, EngineError> {
+    let mut on_solution = opts.on_solution;
+    if let (Some((p, v)), Some(cb)) = (&warm, on_solution.as_mut()) {
+        cb(&SolutionEvent {
+            elapsed_s: 0.0,
+            objective: *v,
+            num_classes: p.num_classes(),
+            dbil: objective_of(inst, p, Criterion::Dbil),
+            warm_start: true,
+        });
+    }
+    let mut r = solve_mip(inst, opts.criterion, opts.time_limit)?;
+    if let Some((p, v)) = warm {
+        if r.objective.is_none_or(|m| m > v) && r.status != Status::Infeasible {
+            r.partition = Some(p);
+            r.objective = Some(v);
+            if r.status == Status::Optimal {
+                r.status = Status::Feasible;
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// The result as [`solve`] reports it: infeasibility as an error, the best warm start when the
+/// engine found no partition, and a result with a partition at least feasible.
+fn settle(
+    mut result: EngineResult,
+    warm: Option<(Partition, i64)>,
+) -> Result<EngineResult, EngineError> {
+    if result.status == Status::Infeasible {
+        let why = result.note.unwrap_or_else(|| NO_PARTITION.to_string());
+        return Err(EngineError::Infeasible(why));
+    }
+    if result.partition.is_none() || result.objective.is_none() {
+        if let Some((p, v)) = warm {
+            result.partition = Some(p);
+            result.objective = Some(v);
+        }
+    }
+    if result.partition.is_some() && result.status == Status::Unknown {
+        result.status = Status::Feasible;
+    }
+    Ok(result)
+}
