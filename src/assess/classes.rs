@@ -43,7 +43,7 @@ impl Classes {
 
 /// The `classes` section of the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ClassReport {
+pub(crate) struct ClassReport {
     pub records: usize,
     pub classes: usize,
     /// Smallest class size: the k the table achieves.

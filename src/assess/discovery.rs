@@ -14,7 +14,7 @@ use serde::Serialize;
 
 /// One subset's ratios.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub attributes: Vec<String>,
     pub distinction: f64,
     pub separation: f64,

@@ -40,7 +40,7 @@ pub(crate) struct SensitiveKind {
 
 /// The report for one sensitive attribute.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DiversityReport {
+pub(crate) struct DiversityReport {
     pub attribute: String,
     pub distinct_values: usize,
     pub distinct_l: usize,

@@ -71,7 +71,7 @@ pub(crate) fn conditional_terms(x: &[u32], y: &[u32], y_distinct: usize) -> Vec<
 /// The identification class of a key (definitions 10–13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum IdentifierClass {
+pub(crate) enum IdentifierClass {
     /// DR = 1: every value pins X down.
     Identifier,
     /// 0 < DR < 1 and some value has DR = 1.
@@ -84,7 +84,7 @@ pub enum IdentifierClass {
 
 /// DR of a key relative to X, with the DR of each of the key's values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Dr {
+pub(crate) struct Dr {
     /// The key attributes.
     pub attributes: Vec<String>,
     /// DR_X(key) in [0, 1].
@@ -98,7 +98,7 @@ pub struct Dr {
 
 /// The DR of one value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ValueDr {
+pub(crate) struct ValueDr {
     pub value: String,
     /// Records holding the value.
     pub records: usize,

@@ -8,7 +8,7 @@
 use super::column::Column;
 use super::diversity::SensitiveKind;
 use super::generalised::{parse_numeric, Cover, Domain, QiView};
-use super::AssessOptions;
+use super::options::AssessOptions;
 use crate::data::hierarchy::Hierarchy;
 use crate::data::k_source::KSource;
 use crate::data::qi::parse_number;

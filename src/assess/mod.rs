@@ -25,110 +25,71 @@ pub(crate) mod diversity;
 pub(crate) mod dr;
 pub(crate) mod generalised;
 pub(crate) mod input;
+mod options;
 pub(crate) mod risk;
 pub(crate) mod semantic;
 pub(crate) mod utility;
 
-use crate::data::dataset::LoadOptions;
 use crate::data::distance::RecordDistance;
 use crate::data::k_source::KSource;
 use crate::data::qi::QiTable;
 use crate::data::schema::Schema;
-use crate::error::{input as bad, Result};
+use crate::error::Result;
 use crate::settings::Setting;
 use column::{subsets, Column};
 use dr::{Discriminator, Dr, IdentifierClass};
+pub use options::AssessOptions;
 use semantic::Semantic;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
-
-/// What to measure besides the table, and how.
-#[derive(Clone, Debug)]
-pub struct AssessOptions {
-    /// How to read the table (and the original).
-    pub load: LoadOptions,
-    /// Comma-separated columns to treat as sensitive (in addition to the schema's).
-    pub sensitive: Option<String>,
-    /// The original table: population of the journalist risk; when it has the same rows in
-    /// the same order, also DBIL, SBIL, non-uniform entropy, identity DRs and the k column.
-    pub original: Option<PathBuf>,
-    /// Records whose prosecutor risk is strictly above this are "at risk".
-    pub risk_threshold: f64,
-    /// Largest quasi-identifier subset of the distinction/separation search and of the CDRs.
-    pub max_subset: usize,
-    /// The c of recursive (c, l)-diversity.
-    pub c: f64,
-    /// Semantic partitions (TOML: `[column]` then `domain = ["v1", "v2"]`), see docs/assess.md.
-    pub semantic: Option<PathBuf>,
-    /// Hierarchy of a sensitive attribute for the hierarchical EMD: `COLUMN=FILE` each.
-    pub sensitive_hierarchy: Vec<String>,
-    /// Ordered levels of a sensitive attribute for the ordered EMD: `COLUMN=a,b,c` each.
-    pub sensitive_levels: Vec<String>,
-}
-
-impl AssessOptions {
-    /// Refuses out-of-range thresholds (before anything is read).
-    pub fn validate(&self) -> Result<()> {
-        if !(self.risk_threshold.is_finite() && (0.0..=1.0).contains(&self.risk_threshold)) {
-            return Err(bad(format!(
-                "{} must be between 0 and 1, got {}",
-                Setting::RiskThreshold,
-                self.risk_threshold
-            )));
-        }
-        if !(self.c.is_finite() && self.c > 0.0) {
-            return Err(bad(format!(
-                "{} must be positive, got {}",
-                Setting::C,
-                self.c
-            )));
-        }
-        if self.max_subset == 0 {
-            return Err(bad(format!("{} must be at least 1", Setting::MaxSubset)));
-        }
-        Ok(())
-    }
-}
 
 /// The report `optik assess` writes.
 #[derive(Clone, Debug, Serialize)]
 pub struct AssessReport {
-    pub optik_version: &'static str,
-    pub input: String,
-    pub schema: String,
-    pub original: Option<String>,
+    pub(crate) optik_version: &'static str,
+    pub(crate) input: String,
+    pub(crate) schema: String,
+    pub(crate) original: Option<String>,
     /// Original rows taken as the table's records, in order (same number of rows).
-    pub original_aligned: Option<bool>,
-    pub rows: usize,
-    pub dropped_missing: usize,
-    pub quasi_identifiers: Vec<String>,
-    pub sensitive: Vec<String>,
-    pub k_source: Option<String>,
-    pub classes: classes::ClassReport,
-    pub risk: risk::RiskReport,
-    pub discovery: Discovery,
-    pub diversity: Vec<diversity::DiversityReport>,
-    pub discrimination: Discrimination,
-    pub utility: Utility,
+    pub(crate) original_aligned: Option<bool>,
+    pub(crate) rows: usize,
+    pub(crate) dropped_missing: usize,
+    pub(crate) quasi_identifiers: Vec<String>,
+    pub(crate) sensitive: Vec<String>,
+    pub(crate) k_source: Option<String>,
+    pub(crate) classes: classes::ClassReport,
+    pub(crate) risk: risk::RiskReport,
+    pub(crate) discovery: Discovery,
+    pub(crate) diversity: Vec<diversity::DiversityReport>,
+    pub(crate) discrimination: Discrimination,
+    pub(crate) utility: Utility,
     /// Why a measure was left out.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Seconds per family of measures.
-    pub timings_s: BTreeMap<String, f64>,
-    pub time_s: f64,
+    pub(crate) timings_s: BTreeMap<String, f64>,
+    pub(crate) time_s: f64,
+}
+
+impl AssessReport {
+    /// The report as the pretty-printed JSON `optik assess` writes (its measures are defined in
+    /// `docs/assess.md`).
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        crate::report::to_json(self)
+    }
 }
 
 /// The subset search.
 #[derive(Clone, Debug, Serialize)]
-pub struct Discovery {
+pub(crate) struct Discovery {
     pub max_subset: usize,
     pub subsets: Vec<discovery::Candidate>,
 }
 
 /// DRs relative to one attribute X.
 #[derive(Clone, Debug, Serialize)]
-pub struct Relative {
+pub(crate) struct Relative {
     /// X (`(records)` for the anonymity set of the records themselves).
     pub attribute: String,
     /// True for a SeDR (X mapped through its semantic partition).
@@ -143,7 +104,7 @@ pub struct Relative {
 
 /// The Discrimination Rate family.
 #[derive(Clone, Debug, Serialize)]
-pub struct Discrimination {
+pub(crate) struct Discrimination {
     /// Identifier class of each quasi-identifier relative to the records (definitions 10–13).
     pub identifiers: BTreeMap<String, IdentifierClass>,
     /// Relative to the records (the anonymity set of seed 000 example 2).
@@ -158,7 +119,7 @@ pub struct Discrimination {
 
 /// Utility measures.
 #[derive(Clone, Debug, Serialize)]
-pub struct Utility {
+pub(crate) struct Utility {
     pub dm: f64,
     pub cavg: f64,
     #[serde(flatten)]

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 /// Lowest, highest and average of a per-record risk.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Spread {
+pub(crate) struct Spread {
     pub lowest: f64,
     pub highest: f64,
     pub average: f64,
@@ -45,7 +45,7 @@ fn spread(risks: &[f64], threshold: f64) -> Spread {
 
 /// The `risk` section of the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RiskReport {
+pub(crate) struct RiskReport {
     pub threshold: f64,
     pub prosecutor: Spread,
     /// #classes / n.
@@ -58,7 +58,7 @@ pub struct RiskReport {
 
 /// Journalist-model figures against a population.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Journalist {
+pub(crate) struct Journalist {
     pub population: usize,
     pub risk: Option<Spread>,
     /// (1/n)·Σ_j f_j/F_j over the matched classes.

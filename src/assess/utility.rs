@@ -46,7 +46,7 @@ pub(crate) fn cavg(k: &[u32], classes: usize) -> f64 {
 
 /// Precision and ILoss of the released cells.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CellLoss {
+pub(crate) struct CellLoss {
     /// Sweeney's precision in [0, 1] (1 = nothing generalised).
     pub precision: f64,
     /// Σ_i Σ_A w_A·ILoss.
@@ -63,7 +63,7 @@ pub struct CellLoss {
 
 /// One attribute's average level and ILoss.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AttributeLoss {
+pub(crate) struct AttributeLoss {
     pub attribute: String,
     pub level: f64,
     pub iloss: f64,
@@ -142,7 +142,7 @@ pub(crate) fn non_uniform_entropy(released: &[&Column], original: &[&Column]) ->
 
 /// The a-posteriori utility of one sensitive attribute on one table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct APosteriori {
+pub(crate) struct APosteriori {
     pub attribute: String,
     /// True when a semantic partition covers the attribute.
     pub semantic: bool,
@@ -152,7 +152,7 @@ pub struct APosteriori {
 
 /// SeDR of one key (one attribute or all of them), on the release and on the original.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct KeyUtility {
+pub(crate) struct KeyUtility {
     pub attributes: Vec<String>,
     /// Whether semantic partitions cover the key attributes (all that do are applied).
     pub semantic: bool,

@@ -1,8 +1,8 @@
 //! The four experiments of seed 001 §5.5 as grids of heuristic runs: each grid point's DBIL
 //! ratio averaged over the seeds, written as CSV, Markdown and heatmaps.
 
+use super::options::{ExperimentOptions, File, SUMMARY};
 use super::runs::{frequency_grid, mean, Levels, Sample, HIGH, LOW};
-use super::{ExperimentOptions, File, SUMMARY};
 use crate::data::k_source::PRESETS;
 use crate::error::{internal, Result};
 use crate::partition::heuristics::Heuristic;

@@ -4,7 +4,7 @@
 //! come here, so they accept and refuse exactly the same things.
 
 use super::correlated::{parse_axes, DEFAULT_AXES};
-use super::KSource;
+use super::source::{parse_k, KSource};
 use crate::error::{input, Result};
 use crate::settings::Setting;
 use serde::Serialize;
@@ -212,15 +212,6 @@ pub(crate) fn parse_levels(s: &str) -> Result<[u32; 3]> {
     })
 }
 
-/// Parses one k: a positive integer.
-pub(crate) fn parse_k(s: &str) -> std::result::Result<u32, String> {
-    match s.parse::<i64>() {
-        Ok(k) if k >= 1 && k <= u32::MAX as i64 => Ok(k as u32),
-        Ok(k) => Err(format!("k must be at least 1, got {k}")),
-        Err(_) => Err(format!("'{s}' is not a whole number")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,13 +237,5 @@ mod tests {
         assert!(preset("nope", [3, 5, 7]).is_err());
         assert_eq!(parse_levels("5,7,10").unwrap(), [5, 7, 10]);
         assert!(parse_levels("5,7").is_err());
-    }
-
-    #[test]
-    fn k_parsing() {
-        assert_eq!(parse_k("3"), Ok(3));
-        assert!(parse_k("0").is_err());
-        assert!(parse_k("-2").is_err());
-        assert!(parse_k("2.5").is_err());
     }
 }

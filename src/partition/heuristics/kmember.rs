@@ -20,7 +20,9 @@
 //! added record costs one parallel pass over the unassigned records: about n²/2 distance
 //! evaluations for the growth plus n²/(2·k̄) for the seed searches.
 
-use super::{repair, smaller, KMemberCost, MaxK};
+use super::options::KMemberCost;
+use super::repair::repair;
+use super::scan::{further, smaller, MaxK};
 use crate::data::distance::RecordDistance;
 use crate::Partition;
 use indicatif::ProgressBar;
@@ -76,7 +78,7 @@ impl Pool {
             .with_min_len(MIN_LEN)
             .map(|(p, &r)| (from.d(r), r, p))
             .reduce_with(|a, b| {
-                if super::further((a.0, a.1), (b.0, b.1)) == (b.0, b.1) {
+                if further((a.0, a.1), (b.0, b.1)) == (b.0, b.1) {
                     b
                 } else {
                     a

@@ -20,7 +20,7 @@
 //! parallel); the centroid is kept up to date incrementally (coordinate sums and per-attribute
 //! code counts), so it costs O(dimensions + leaves) per class instead of O(|S|).
 
-use super::{further, smaller, MaxK};
+use super::scan::{further, smaller, MaxK};
 use crate::data::distance::{Point, RecordDistance};
 use crate::Partition;
 use indicatif::ProgressBar;

@@ -2,7 +2,7 @@
 //! the optimum), Tukey style: the box spans the quartiles, whiskers reach the furthest values
 //! within 1.5 IQR, values beyond are drawn as outliers.
 
-use super::{drawing, padded, tick, FONT, PALETTE};
+use super::style::{drawing, padded, tick, FONT, PALETTE};
 use crate::error::{input, Result};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;

@@ -1,7 +1,7 @@
 //! Heatmaps: a matrix of values with row and column labels and a colour scale (seed 001
 //! figures 5.5–5.8, the (f_l, f_c) frequency sweeps).
 
-use super::{drawing, tick, FONT};
+use super::style::{drawing, tick, FONT};
 use crate::error::{input, Result};
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;

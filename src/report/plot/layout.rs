@@ -3,7 +3,7 @@
 //! tables are sampled deterministically by whole classes, so every drawn outline is complete.
 
 use super::mds::classical_mds;
-use super::PartitionPicture;
+use super::partition::PartitionPicture;
 use crate::data::distance::RecordDistance;
 use crate::data::qi::{QiTable, Values};
 use crate::error::{input, Result};

@@ -1,7 +1,8 @@
 //! The 2-D picture of a partition: one point per record coloured by class, marker size by k_i,
 //! each class outlined by its (slightly inflated) convex hull and labelled with its largest k_i.
 
-use super::{drawing, hull, padded, tick, FONT, PALETTE};
+use super::hull;
+use super::style::{drawing, padded, tick, FONT, PALETTE};
 use crate::error::{input, Result};
 use plotters::prelude::*;
 use plotters::style::text_anchor;

@@ -2,9 +2,8 @@
 //! per class, one point per record, legends and labels), deterministic output, and errors on
 //! malformed data. Set OPTIK_PLOT_DIR to keep the pictures for a look.
 
-use crate::report::plot::{
-    self, BoxGroup, BoxPlot, Heatmap, PartitionPicture, Timeline, TimelinePoint,
-};
+use crate::report::plot::partition::PartitionPicture;
+use crate::report::plot::{self, BoxGroup, BoxPlot, Heatmap, Timeline, TimelinePoint};
 
 /// Parses the SVG (panics when it is not well-formed XML) and returns (tag, text) of every
 /// element.

@@ -2,7 +2,7 @@
 //! was found, as a staircase, with the warm start marked, an optional second value per
 //! solution on a right-hand axis (e.g. its DBIL) and an optional proven bound.
 
-use super::{drawing, padded, tick, FONT, PALETTE};
+use super::style::{drawing, padded, tick, FONT, PALETTE};
 use crate::error::{input, Result};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;

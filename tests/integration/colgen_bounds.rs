@@ -3,8 +3,7 @@
 //! took the round's LP value for a bound: on this instance the early rounds' LP values lie
 //! far above the optimum, so a run stopped there reported them.)
 
-mod common;
-use common::{adult_sample, adult_schema};
+use crate::common::{adult_sample, adult_schema};
 use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use optik_models::{solve_colgen, ColgenOptions, Criterion, Status};
 use std::time::Duration;

@@ -2,8 +2,7 @@
 //! by distance to the origin of the age × education plane, through `optik anonymise` and a bench
 //! spec; misuse is a one-line error with exit 2.
 
-mod common;
-use common::{adult_sample, adult_schema, anonymise, optik};
+use crate::common::{adult_sample, adult_schema, anonymise, optik};
 
 #[test]
 fn correlated_presets_give_exact_shares_and_say_how() {
@@ -100,25 +99,11 @@ fn correlated_misuse_is_one_line_exit_2() {
         ),
     ];
     for (args, expect) in cases {
-        let o = optik()
-            .args([
-                "anonymise",
-                csv,
-                "--schema",
-                schema,
-                "--method",
-                "mdav",
-                "--out",
-            ])
-            .arg(&out)
+        optik("anonymise")
+            .args([csv, "--schema", schema, "--method", "mdav"])
+            .output("--out", &out)
             .args(args)
-            .output()
-            .unwrap();
-        let e = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
-        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
-        assert!(e.contains(expect), "{args:?}: {e}");
-        assert!(!out.exists());
+            .fails(&[expect]);
     }
 }
 
@@ -134,15 +119,11 @@ fn bench_specs_take_the_correlated_assignment() {
     );
     std::fs::write(&spec, &good).unwrap();
     let out = dir.path().join("out");
-    let o = optik()
-        .arg("bench")
+    optik("bench")
         .arg(&spec)
-        .arg("--out")
-        .arg(&out)
+        .output("--out", &out)
         .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        .ok();
     let md = std::fs::read_to_string(out.join("results.md")).unwrap();
     assert!(
         md.contains("k_i 5:0.823,7:0.168,10:0.009 by distance to the origin of age × education"),
@@ -156,31 +137,13 @@ fn bench_specs_take_the_correlated_assignment() {
     // A bad assignment is named by its key.
     let bad = good.replace("\"correlated\"", "\"nearest\"");
     std::fs::write(&spec, bad).unwrap();
-    let o = optik()
-        .arg("bench")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&out)
-        .arg("--force")
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("unknown k_assign 'nearest'"), "{e}");
+    let bench = || {
+        optik("bench")
+            .arg(&spec)
+            .args(["--out".as_ref(), out.as_os_str(), "--force".as_ref()])
+    };
+    bench().fails(&["unknown k_assign 'nearest'"]);
     let bad = good.replace("k_axis_order = [\"education=adult\"]\n", "");
     std::fs::write(&spec, bad).unwrap();
-    let o = optik()
-        .arg("bench")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&out)
-        .arg("--force")
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(
-        e.contains("instances[0] 'a'") && e.contains("--k-axis-order"),
-        "{e}"
-    );
+    bench().fails(&["instances[0] 'a'", "--k-axis-order"]);
 }

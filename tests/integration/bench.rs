@@ -1,8 +1,7 @@
 //! `optik bench`: the smoke spec runs through the CLI and writes the three files with one
 //! checked row per grid point; heuristics never beat a proven optimum; bad specs fail cleanly.
 
-mod common;
-use common::optik;
+use crate::common::{optik, Cmd};
 use std::path::{Path, PathBuf};
 
 fn spec_path(name: &str) -> PathBuf {
@@ -50,16 +49,9 @@ fn grid_size(spec: &Path) -> usize {
     points * len(&v, "criteria").unwrap_or(1) * len(&v, "seeds").unwrap_or(1)
 }
 
-/// Runs `optik bench SPEC --out OUT EXTRA...`.
-fn bench(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    optik()
-        .arg("bench")
-        .arg(spec)
-        .arg("--out")
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap()
+/// `optik bench SPEC --out OUT EXTRA...`, to be run.
+fn bench(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
+    optik("bench").arg(spec).output("--out", out).args(extra)
 }
 
 #[test]
@@ -67,8 +59,7 @@ fn smoke_spec_runs_and_every_row_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("smoke");
     let spec = spec_path("smoke.toml");
-    let o = bench(&spec, &out, &["--quiet"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    bench(&spec, &out, &["--quiet"]).ok();
     assert_eq!(
         std::fs::read(out.join("spec.toml")).unwrap(),
         std::fs::read(&spec).unwrap()
@@ -150,12 +141,10 @@ fn smoke_spec_runs_and_every_row_is_checked() {
     assert!(ratios.contains("mdav ki") && ratios.contains("optimal (colgen) ki"));
 
     // The folder exists: refused without --force (exit 2), replaced with it.
-    let again = bench(&spec, &out, &["--quiet"]);
-    assert_eq!(again.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let again = bench(&spec, &out, &["--quiet"]).code(2);
+    assert!(again.stderr.contains("--force"));
     std::fs::write(out.join("results.md"), "stale").unwrap();
-    let forced = bench(&spec, &out, &["--force", "--quiet"]);
-    assert!(forced.status.success());
+    bench(&spec, &out, &["--force", "--quiet"]).ok();
     assert!(std::fs::read_to_string(out.join("results.md"))
         .unwrap()
         .starts_with("# optik bench results"));
@@ -174,17 +163,7 @@ fn bad_spec(text: &str, expect: &[&str]) {
         "age,city\n30,Paris\n31,Paris\n45,Lyon\n47,Lyon\n",
     )
     .unwrap();
-    let o = bench(&spec, &dir.path().join("out"), &[]);
-    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains("bad.toml"),
-        "{stderr}"
-    );
-    for e in expect {
-        assert!(stderr.contains(e), "'{e}' missing from: {stderr}");
-    }
+    bench(&spec, &dir.path().join("out"), &[]).fails(&[&["bad.toml"], expect].concat());
     let left: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
@@ -208,9 +187,7 @@ fn the_good_spec_of_the_bad_spec_tests_runs() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = bench(&dir.path().join("good.toml"), &out, &[]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
+    let stderr = bench(&dir.path().join("good.toml"), &out, &[]).ok().stderr;
     assert!(stderr.contains("exact runs one at a time"), "{stderr}");
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 2, "{csv}");

@@ -2,22 +2,19 @@
 //! CSV and well-formed heatmaps, meet the invariants of the comparison (all-moderate and
 //! all-conservative cells equal their baselines).
 
-mod common;
-use common::{adult_sample, adult_schema, optik, shared_data};
+use crate::common::{adult_sample, adult_schema, optik, shared_data, Cmd};
 use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use std::path::Path;
 
-fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+/// `optik experiment ARGS` on Adult, to be run.
+fn run(dir: &Path, args: &[&str]) -> Cmd {
     let schema = adult_schema(dir);
-    optik()
-        .arg("experiment")
+    optik("experiment")
         .args(args)
         .arg("--csv")
         .arg(shared_data().join("adult/adult.csv"))
         .arg("--schema")
         .arg(schema)
-        .output()
-        .unwrap()
 }
 
 fn csv_rows(p: &Path) -> Vec<std::collections::HashMap<String, String>> {
@@ -37,7 +34,7 @@ fn csv_rows(p: &Path) -> Vec<std::collections::HashMap<String, String>> {
 fn frequency_grid_writes_heatmaps_and_meets_its_invariants() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("freq");
-    let o = run(
+    run(
         dir.path(),
         &[
             "frequency",
@@ -52,8 +49,8 @@ fn frequency_grid_writes_heatmaps_and_meets_its_invariants() {
             "--out",
             out.to_str().unwrap(),
         ],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    )
+    .ok();
     let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
     assert!(md.contains("250 records drawn at random"), "{md}");
     let svgs: Vec<_> = std::fs::read_dir(&out)
@@ -87,7 +84,7 @@ fn frequency_grid_writes_heatmaps_and_meets_its_invariants() {
 fn table53_has_every_cell() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t53");
-    let o = run(
+    run(
         dir.path(),
         &[
             "table53",
@@ -100,8 +97,8 @@ fn table53_has_every_cell() {
             "--out",
             out.to_str().unwrap(),
         ],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    )
+    .ok();
     let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
     assert!(
         md.contains("| mondrian | low (3, 5, 7) |")
@@ -112,7 +109,7 @@ fn table53_has_every_cell() {
     // 2 levels × 4 distributions × 2 assignments × 1 seed.
     assert_eq!(csv_rows(&out.join("table53.csv")).len(), 16);
     // Bad grid parameters: one line, exit 2, nothing written.
-    let o = run(
+    run(
         dir.path(),
         &[
             "frequency",
@@ -121,9 +118,8 @@ fn table53_has_every_cell() {
             "--out",
             dir.path().join("x").to_str().unwrap(),
         ],
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--step 7 must divide 100"));
+    )
+    .fails(&["--step 7 must divide 100"]);
     assert!(!dir.path().join("x").exists());
 }
 
@@ -147,29 +143,21 @@ fn rows_all_takes_the_whole_table() {
     .n();
     assert!(complete > 100);
     let exp = |rows: &str, out: &Path| {
-        optik()
-            .args(["experiment", "table53", "--rows", rows, "--seeds", "1"])
+        optik("experiment")
+            .args(["table53", "--rows", rows, "--seeds", "1"])
             .args(["--heuristics", "mondrian", "--csv"])
             .arg(&csv)
             .arg("--schema")
             .arg(&schema)
-            .arg("--out")
-            .arg(out)
-            .output()
-            .unwrap()
+            .output("--out", out)
     };
     let out = dir.path().join("all");
-    let o = exp("all", &out);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    exp("all", &out).ok();
     let md = std::fs::read_to_string(out.join("experiment.md")).unwrap();
     assert!(md.contains(&format!("all {complete} records from")), "{md}");
     assert!(md.contains("--rows all"), "{md}");
     for bad in ["0", "some"] {
         let out = dir.path().join(format!("bad{bad}"));
-        let o = exp(bad, &out);
-        assert_eq!(o.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("positive number of rows or `all`"), "{err}");
-        assert!(!out.exists());
+        exp(bad, &out).fails(&["positive number of rows or `all`"]);
     }
 }

@@ -1,8 +1,7 @@
 //! `optik anonymise --method optimal`: proven optima on small tables, never worse than any
 //! heuristic, verified releases, and honest statuses under a time limit.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 #[test]
@@ -68,21 +67,17 @@ fn split_is_maximised_on_the_seed_table() {
     let dir = tempfile::tempdir().unwrap();
     let input = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
-    let r = anonymise(
-        dir.path(),
-        &[
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
             "--k-column",
             "k",
             "--method",
             "optimal",
             "--criterion",
             "split",
-        ],
-        "split",
-    );
+        ])
+        .anonymised(dir.path(), "split");
     assert_eq!(r["status"], "optimal");
     assert_eq!(r["verified"], true);
     assert!(r["objective"].as_f64().unwrap() > 0.0);
@@ -93,21 +88,10 @@ fn time_limit_gives_an_honest_status() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
     let input = adult_sample(dir.path(), 300);
-    let r = anonymise(
-        dir.path(),
-        &[
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
-            "--k",
-            "3",
-            "--method",
-            "optimal",
-            "--time-limit",
-            "2s",
-        ],
-        "tl",
-    );
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args(["--k", "3", "--method", "optimal", "--time-limit", "2s"])
+        .anonymised(dir.path(), "tl");
     let status = r["status"].as_str().unwrap();
     assert!(status == "optimal" || status == "feasible", "{status}");
     assert_eq!(r["verified"], true);
@@ -124,22 +108,13 @@ fn export_json_and_dzn() {
     let schema = instance("seed001_table3_2.toml");
     for format in ["json", "dzn"] {
         let out = dir.path().join(format!("inst.{format}"));
-        let o = optik()
-            .args([
-                "export",
-                input.to_str().unwrap(),
-                "--schema",
-                schema.to_str().unwrap(),
-                "--k-column",
-                "k",
-                "--format",
-                format,
-                "--out",
-            ])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        optik("export")
+            .arg(&input)
+            .arg("--schema")
+            .arg(&schema)
+            .args(["--k-column", "k", "--format", format])
+            .output("--out", &out)
+            .ok();
         let text = std::fs::read_to_string(&out).unwrap();
         if format == "json" {
             let inst = optik_models::export::from_json(&text).unwrap();
@@ -171,39 +146,26 @@ fn minizinc_solves_an_export_to_optiks_optimum() {
     let input = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
     let dzn = dir.path().join("inst.dzn");
-    let o = optik()
-        .args([
-            "export",
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
-            "--k-column",
-            "k",
-            "--format",
-            "dzn",
-            "--out",
-        ])
-        .arg(&dzn)
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    optik("export")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .args(["--k-column", "k", "--format", "dzn"])
+        .output("--out", &dzn)
+        .ok();
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/minizinc/ki_anonymity.mzn");
     for criterion in ["dbil", "diameter", "wcsd"] {
-        let r = anonymise(
-            dir.path(),
-            &[
-                input.to_str().unwrap(),
-                "--schema",
-                schema.to_str().unwrap(),
+        let r = optik("anonymise")
+            .input(&input, &schema)
+            .args([
                 "--k-column",
                 "k",
                 "--method",
                 "optimal",
                 "--criterion",
                 criterion,
-            ],
-            &format!("mzn_{criterion}"),
-        );
+            ])
+            .anonymised(dir.path(), &format!("mzn_{criterion}"));
         assert_eq!(r["status"], "optimal");
         let ours = (r["objective"].as_f64().unwrap() * 1000.0).round() as i64;
         let out = std::process::Command::new("minizinc")
@@ -275,12 +237,9 @@ fn colgen_proves_dbil_beyond_the_cp_reach() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
     let input = adult_sample(dir.path(), 100);
-    let r = anonymise(
-        dir.path(),
-        &[
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
             "--k-dist",
             "2:0.8,3:0.2",
             "--seed",
@@ -289,9 +248,8 @@ fn colgen_proves_dbil_beyond_the_cp_reach() {
             "optimal",
             "--time-limit",
             "300s",
-        ],
-        "cg100",
-    );
+        ])
+        .anonymised(dir.path(), "cg100");
     assert_eq!(r["status"], "optimal");
     assert_eq!(r["exact"]["engine"], "colgen");
     assert_eq!(r["verified"], true);
@@ -307,22 +265,13 @@ fn export_lp() {
     let input = instance("seed001_table3_2.csv");
     let schema = instance("seed001_table3_2.toml");
     let out = dir.path().join("m.lp");
-    let o = optik()
-        .args([
-            "export",
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
-            "--k",
-            "3",
-            "--format",
-            "lp",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    optik("export")
+        .arg(&input)
+        .arg("--schema")
+        .arg(&schema)
+        .args(["--k", "3", "--format", "lp"])
+        .output("--out", &out)
+        .ok();
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
         text.contains("Minimize") || text.contains("minimize"),
@@ -338,12 +287,9 @@ fn timeline_records_the_dbil_of_every_solution() {
     let schema = adult_schema(dir.path());
     let n = 40;
     let input = adult_sample(dir.path(), n);
-    let r = anonymise(
-        dir.path(),
-        &[
-            input.to_str().unwrap(),
-            "--schema",
-            schema.to_str().unwrap(),
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
             "--k-dist",
             "2:0.8,3:0.2",
             "--seed",
@@ -354,9 +300,8 @@ fn timeline_records_the_dbil_of_every_solution() {
             "diameter",
             "--time-limit",
             "60s",
-        ],
-        "timeline_diameter",
-    );
+        ])
+        .anonymised(dir.path(), "timeline_diameter");
     let timeline = r["timeline"].as_array().unwrap();
     assert!(timeline[0]["warm_start"].as_bool().unwrap());
     for e in timeline {

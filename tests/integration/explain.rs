@@ -3,8 +3,7 @@
 //! SVG has one node element per decision; n > 12 is refused; outputs are atomic and never over
 //! the input.
 
-mod common;
-use common::{instance, optik};
+use crate::common::{instance, optik};
 use optik::Criterion;
 use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use optik_models::brute_force::brute_force;
@@ -41,23 +40,14 @@ fn load(csv: &Path, schema: Schema) -> Instance {
 /// Runs `optik explain` writing trace and tree into `dir`; returns (trace, svg).
 fn run(dir: &Path, csv: &Path, input: &[&str], extra: &[&str]) -> (String, String) {
     let (out, tree) = (dir.join("trace.txt"), dir.join("tree.svg"));
-    let o = optik()
-        .arg("explain")
+    optik("explain")
         .arg(csv)
         .args(input)
-        .args(["--k-column", "k", "--force", "--out"])
-        .arg(&out)
-        .arg("--tree")
-        .arg(&tree)
+        .args(["--k-column", "k", "--force"])
+        .output("--out", &out)
+        .output("--tree", &tree)
         .args(extra)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+        .ok();
     (
         std::fs::read_to_string(out).unwrap(),
         std::fs::read_to_string(tree).unwrap(),
@@ -302,23 +292,10 @@ fn random_traces(
 fn more_than_twelve_records_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("trace.txt");
-    let o = optik()
-        .arg("explain")
-        .arg(instance("clinical_trial.csv"))
-        .arg("--schema")
-        .arg(instance("clinical_trial.toml"))
-        .args(["--k-column", "k", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains("at most 12 records") && err.contains("60"),
-        "{err}"
-    );
-    assert!(!out.exists());
+    optik("explain")
+        .clinical_trial()
+        .output("--out", &out)
+        .fails(&["at most 12 records", "60"]);
 }
 
 #[test]
@@ -326,39 +303,26 @@ fn outputs_are_atomic_and_never_over_the_input() {
     let dir = tempfile::tempdir().unwrap();
     let csv = random_table(dir.path(), 6, 1);
     let before = std::fs::read(&csv).unwrap();
-    let o = optik()
-        .arg("explain")
-        .arg(&csv)
-        .args(["--qi", "age,sex", "--k-column", "k", "--force", "--out"])
-        .arg(&csv)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("never overwrites its input"));
+    let explain = || {
+        optik("explain")
+            .arg(&csv)
+            .args(["--qi", "age,sex", "--k-column", "k"])
+    };
+    explain()
+        .args(["--force".as_ref(), "--out".as_ref(), csv.as_os_str()])
+        .fails(&["never overwrites its input"]);
     assert_eq!(std::fs::read(&csv).unwrap(), before);
     // An existing output is kept without --force.
     let out = dir.path().join("trace.txt");
     std::fs::write(&out, "keep").unwrap();
-    let o = optik()
-        .arg("explain")
-        .arg(&csv)
-        .args(["--qi", "age,sex", "--k-column", "k", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    explain().arg("--out").arg(&out).fails(&["--force"]);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep");
     // A successful run leaves only its outputs (no temporary files) in the folder.
-    let o = optik()
-        .arg("explain")
-        .arg(&csv)
-        .args(["--qi", "age,sex", "--k-column", "k", "--force", "--out"])
-        .arg(&out)
-        .arg("--tree")
-        .arg(dir.path().join("tree.svg"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0));
+    explain()
+        .arg("--force")
+        .output("--out", &out)
+        .output("--tree", dir.path().join("tree.svg"))
+        .ok();
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
