@@ -22,7 +22,7 @@
 //! let ks = KSettings::new(KChoice::Uniform(3)).source()?;
 //! let ds = Dataset::load(Path::new("table.csv"), schema, &ks, &LoadOptions::default())?;
 //! let opts = AnonymiseOptions::new(Solver::heuristic(Heuristic::Mdav));
-//! let done = anonymise(&ds, &opts, &indicatif::ProgressBar::hidden())?;
+//! let done = anonymise(&ds, &opts, &ProgressBar::hidden())?;
 //! std::fs::write("release.csv", &done.release_csv).unwrap();
 //! println!("{} classes, dbil {}", done.report.classes(), done.report.objective());
 //! # Ok(())
@@ -77,3 +77,6 @@ pub use report::{OutputSummary, Report};
 pub use assess::{assess, AssessOptions, AssessReport};
 
 pub use optik_models::{Criterion, Instance, Partition};
+
+/// Progress of a heuristic over the records (`ProgressBar::hidden()` for none).
+pub use indicatif::ProgressBar;

@@ -7,7 +7,8 @@
 //! in A's code — a `use` tree or an inline `a::b::c` path, comments and string literals left
 //! out — that lands in B: `crate::b::..`, `super::..`, `self::..`, a child module's name, or
 //! `crate::Item` where the crate root re-exports `Item` from B. Declaring a child (`mod b;`) is
-//! not an edge. `scripts/module-cycles` is the same reading, as a script.
+//! not an edge. `scripts/module-cycles` is the same reading, as a script. A last test keeps
+//! clap and command-line flags inside `src/cli/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -584,6 +585,39 @@ fn no_file_imports_itself_back_in_src_or_models() {
     }
     let top = cycles(&workspace("propagators/src").top_edges());
     assert!(top.is_empty(), "propagators/src: {top:?}");
+}
+
+#[test]
+fn only_the_cli_knows_clap_and_flags() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path == src.join("cli") {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if tokens(&code_of(&text)).iter().any(|t| t == "clap") {
+                found.push(format!("{}: uses clap", path.display()));
+            }
+            // A flag in code, a message or a comment: `--` then a letter.
+            for (n, line) in text.lines().enumerate() {
+                let b = line.as_bytes();
+                if (0..b.len().saturating_sub(2))
+                    .any(|i| &b[i..i + 2] == b"--" && b[i + 2].is_ascii_lowercase())
+                {
+                    found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "outside src/cli:\n{}", found.join("\n"));
 }
 
 #[test]
