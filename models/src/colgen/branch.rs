@@ -15,8 +15,11 @@
 use super::column::Column;
 use super::cuts;
 use super::master::{LpSolution, Master};
+use super::options::ColgenOptions;
 use super::pricing::Pairs;
-use super::{ceil_bound, partition_of, price_round, rounding, start, ColgenOptions, Round, Run};
+use super::round::{age_pool, price_round, Round};
+use super::run::{ceil_bound, partition_of, Run};
+use super::{rounding, start};
 use crate::Instance;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -229,7 +232,7 @@ fn node_lp(
             return Ok(NodeLp::Pruned);
         }
         if added > 0 {
-            super::age_pool(master, &sol, inst.n);
+            age_pool(master, &sol, inst.n);
             continue;
         }
         // Converged: subset-row cuts are valid for every partition, so a node may add the ones

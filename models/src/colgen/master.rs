@@ -219,8 +219,7 @@ impl Master {
         let start = Instant::now();
         let mut model = self.model.take().expect("master model present");
         // HiGHS compares its limit with the run time accumulated over every solve of this model.
-        // SAFETY: the pointer is the live HiGHS instance owned by `model`.
-        let used = unsafe { highs_sys::Highs_getRunTime(model.as_ptr()) };
+        let used = crate::highs_ffi::run_time(&model);
         model.set_option(
             "time_limit",
             time_limit.map_or(f64::INFINITY, |t| used + t.max(0.01)),

@@ -85,7 +85,7 @@ pub fn solve_set_partitioning(
     }
     let solved = model.solve();
     let status = solved.status();
-    let nodes = crate::highs_info::mip_node_count(&solved);
+    let nodes = crate::highs_ffi::mip_node_count(&solved);
     let sol = solved.get_solution();
     let chosen: Vec<usize> = sol
         .columns()
