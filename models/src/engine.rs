@@ -103,6 +103,19 @@ pub struct SolutionEvent {
 /// Callback receiving every improving solution.
 pub type SolutionCallback = Box<dyn FnMut(&SolutionEvent)>;
 
+/// A raised lower bound during a run (column generation's Lagrangian and LP bounds, the proof's
+/// bounds): for progress lines that show incumbent, bound and gap while an engine works.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoundEvent {
+    /// Seconds since the start of the run.
+    pub elapsed_s: f64,
+    /// The run's lower bound in integer distance units (valid: no partition costs less).
+    pub bound: i64,
+}
+
+/// Callback receiving every raised lower bound.
+pub type BoundCallback = Box<dyn FnMut(&BoundEvent)>;
+
 /// Counters of an engine run; fields an engine does not have stay zero.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EngineStats {

@@ -32,7 +32,8 @@ pub use constraints::{ClassConstraints, Diversity};
 pub use cp::{solve_cp, CpOptions, Search};
 pub use criteria::{objective_of, CriteriaValues, Criterion};
 pub use engine::{
-    Engine, EngineError, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
+    BoundCallback, BoundEvent, Engine, EngineError, EngineResult, EngineStats, SolutionCallback,
+    SolutionEvent, Status,
 };
 pub use instance::Instance;
 pub use invalid_input::InvalidInput;

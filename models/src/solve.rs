@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use crate::colgen::{solve_colgen, ColgenOptions};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
-use crate::engine::{Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status};
+use crate::engine::{
+    BoundCallback, Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status,
+};
 use crate::mip::solve_mip;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 
@@ -38,6 +40,8 @@ pub struct SolveOptions {
     pub warm_starts: Vec<Partition>,
     /// Called on every improving solution, the warm start first.
     pub on_solution: Option<SolutionCallback>,
+    /// Called whenever the engine's lower bound rises (column generation).
+    pub on_bound: Option<BoundCallback>,
 }
 
 impl Default for SolveOptions {
@@ -52,6 +56,7 @@ impl Default for SolveOptions {
             constraints: ClassConstraints::default(),
             warm_starts: Vec::new(),
             on_solution: None,
+            on_bound: None,
         }
     }
 }
@@ -245,6 +250,7 @@ fn run_colgen(
             time_limit,
             warm_start: starts,
             on_solution: opts.on_solution,
+            on_bound: opts.on_bound,
             constraints: opts.constraints,
             ..ColgenOptions::default()
         },

@@ -10,10 +10,12 @@ use crate::settings::Setting;
 use optik_models::cp::Search;
 pub use optik_models::Engine;
 use optik_models::{
-    ClassConstraints, Criterion, EngineError, Instance, Partition, SolutionCallback, SolutionEvent,
-    SolveOptions, SolveOutcome, WarmStart,
+    BoundCallback, BoundEvent, ClassConstraints, Criterion, EngineError, Instance, Partition,
+    SolutionCallback, SolutionEvent, SolveOptions, SolveOutcome, WarmStart,
 };
 use serde::Serialize;
+use std::cell::Cell;
+use std::rc::Rc;
 use std::time::Duration;
 
 /// Largest table the exact engines accept (they hold an n × n integer matrix).
@@ -114,6 +116,7 @@ pub(crate) fn solve_with(
         heuristic_starts(ds, dist, &inst, extra, opts.seed)
             .into_iter()
             .unzip();
+    let (on_solution, on_bound) = progress_log(opts);
     let solved = optik_models::solve(
         &inst,
         engine,
@@ -126,7 +129,8 @@ pub(crate) fn solve_with(
             lp_primal: opts.lp_primal,
             constraints: extra.clone(),
             warm_starts: partitions,
-            on_solution: solution_log(opts),
+            on_solution,
+            on_bound,
         },
     )
     .map_err(|e| engine_error(e, engine, extra))?;
@@ -182,32 +186,95 @@ fn heuristic_starts(
     starts
 }
 
-/// Prints every improving solution to standard error (nothing when quiet).
-fn solution_log(opts: &ExactOptions) -> Option<SolutionCallback> {
+/// What the progress lines know of a run: its incumbent, its bound (integer units) and when a
+/// bound was last printed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Progress {
+    incumbent: Option<i64>,
+    bound: Option<i64>,
+    printed_at: Option<f64>,
+}
+
+impl Progress {
+    /// ", gap G%" when both ends are known.
+    fn gap(&self) -> String {
+        match (self.bound, self.incumbent) {
+            (Some(b), Some(ub)) => format!(
+                ", gap {:.2}%",
+                100.0 * (ub - b).max(0) as f64 / (ub.abs().max(1) as f64)
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// ", bound B, gap G%" when a bound is known.
+    fn tail(&self, scale: f64) -> String {
+        self.bound.map_or(String::new(), |b| {
+            format!(", bound {:.4}{}", b as f64 / scale, self.gap())
+        })
+    }
+}
+
+/// Seconds between two progress lines for rising bounds (improving solutions always print).
+const BOUND_LINE_EVERY_S: f64 = 1.0;
+
+/// Prints every improving solution, and the rising bound at most once a second, to standard
+/// error with the incumbent, the bound and the gap (nothing when quiet).
+fn progress_log(opts: &ExactOptions) -> (Option<SolutionCallback>, Option<BoundCallback>) {
     if opts.quiet {
-        return None;
+        return (None, None);
     }
     let scale = opts.scale;
     let criterion = opts.criterion;
-    Some(Box::new(move |e: &SolutionEvent| {
-        let dbil = if criterion == Criterion::Dbil {
-            String::new()
-        } else {
-            format!(", dbil = {:.4}", e.dbil as f64 / scale)
-        };
-        eprintln!(
-            "[{:>8.3} s] {}{} = {:.4}{dbil} ({} classes)",
-            e.elapsed_s,
-            if e.warm_start {
-                "warm start "
+    let state = Rc::new(Cell::new(Progress::default()));
+    let on_solution = {
+        let state = Rc::clone(&state);
+        Box::new(move |e: &SolutionEvent| {
+            let mut p = state.get();
+            p.incumbent = Some(e.objective);
+            state.set(p);
+            let dbil = if criterion == Criterion::Dbil {
+                String::new()
             } else {
-                "improved "
-            },
-            criterion.name(),
-            e.objective as f64 / scale,
-            e.num_classes
-        );
-    }))
+                format!(", dbil = {:.4}", e.dbil as f64 / scale)
+            };
+            eprintln!(
+                "[{:>8.3} s] {}{} = {:.4}{dbil} ({} classes){}",
+                e.elapsed_s,
+                if e.warm_start {
+                    "warm start "
+                } else {
+                    "improved "
+                },
+                criterion.name(),
+                e.objective as f64 / scale,
+                e.num_classes,
+                p.tail(scale)
+            );
+        }) as SolutionCallback
+    };
+    let on_bound = Box::new(move |e: &BoundEvent| {
+        let mut p = state.get();
+        p.bound = Some(e.bound);
+        let due = p
+            .printed_at
+            .is_none_or(|t| e.elapsed_s - t >= BOUND_LINE_EVERY_S);
+        if due {
+            p.printed_at = Some(e.elapsed_s);
+            let incumbent = p.incumbent.map_or(String::new(), |v| {
+                format!(" (incumbent {:.4})", v as f64 / scale)
+            });
+            eprintln!(
+                "[{:>8.3} s] bound {} ≥ {:.4}{incumbent}{}",
+                e.elapsed_s,
+                criterion.name(),
+                e.bound as f64 / scale,
+                p.gap()
+            );
+        }
+        state.set(p);
+    }) as BoundCallback;
+    (Some(on_solution), Some(on_bound))
 }
 
 /// optik's one-line message for an engine error (`engine` as asked, or as resolved once it

@@ -317,3 +317,27 @@ fn timeline_records_the_dbil_of_every_solution() {
         "timeline {last} vs metric {metric}"
     );
 }
+
+/// The progress lines show the incumbent, the bound and the gap while the engine works.
+#[test]
+fn progress_lines_show_incumbent_bound_and_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 120);
+    let out = dir.path().join("r.csv");
+    let err = optik("anonymise")
+        .input(&input, &schema)
+        .args(["--k", "5", "--method", "optimal", "--time-limit", "5s"])
+        .output("--out", &out)
+        .ok()
+        .stderr;
+    assert!(err.contains("warm start dbil ="), "{err}");
+    let bound_line = err
+        .lines()
+        .find(|l| l.contains("bound dbil ≥"))
+        .unwrap_or_else(|| panic!("no bound line:\n{err}"));
+    assert!(
+        bound_line.contains("incumbent") && bound_line.contains("gap"),
+        "{bound_line}"
+    );
+}

@@ -105,7 +105,7 @@ pub(super) fn branch_and_price(
     let end = loop {
         // The tree's bound: the smallest open bound (never below what the root proved).
         if let Some(top) = open.peek() {
-            run.lower = run.lower.max(top.bound.min(run.ub_or_cap() as f64));
+            run.raise_lower(top.bound);
         }
         let Some(node) = open.pop() else {
             break TreeEnd::Proven;
@@ -186,10 +186,10 @@ pub(super) fn branch_and_price(
         }
     };
     if let TreeEnd::Proven = end {
-        run.lower = run.lower.max(run.ub_or_cap() as f64);
+        run.raise_lower(run.ub_or_cap() as f64);
     } else if let Some(top) = open.peek() {
         // Stopped: the smallest open bound (the heap's top) is the tree's bound.
-        run.lower = run.lower.max(top.bound.min(run.ub_or_cap() as f64));
+        run.raise_lower(top.bound);
     }
     (end, stats)
 }

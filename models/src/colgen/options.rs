@@ -1,6 +1,6 @@
 //! The options of a column-generation run and the proof it ends with.
 
-use crate::engine::SolutionCallback;
+use crate::engine::{BoundCallback, SolutionCallback};
 use crate::{ClassConstraints, Criterion, Partition};
 use std::time::Duration;
 
@@ -18,6 +18,8 @@ pub struct ColgenOptions {
     pub cuts: bool,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
+    /// Called whenever the run's integer lower bound rises.
+    pub on_bound: Option<BoundCallback>,
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,
@@ -79,6 +81,7 @@ impl Default for ColgenOptions {
             column_budget: 2_000_000,
             cuts: true,
             on_solution: None,
+            on_bound: None,
             constraints: ClassConstraints::default(),
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),

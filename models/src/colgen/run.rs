@@ -3,7 +3,9 @@
 
 use super::column::Column;
 use super::start;
-use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status};
+use crate::engine::{
+    BoundCallback, BoundEvent, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
+};
 use crate::{Criterion, Instance, Partition};
 use std::time::Instant;
 
@@ -29,6 +31,9 @@ pub(super) struct Run {
     pub(super) stats: EngineStats,
     pub(super) timeline: Vec<SolutionEvent>,
     pub(super) on_solution: Option<SolutionCallback>,
+    /// Told of every rise of the integer bound (`reported`: the last one told).
+    pub(super) on_bound: Option<BoundCallback>,
+    pub(super) reported: i64,
     /// More than any partition can cost: the cost of an artificial column, and the upper bound
     /// the proof works against while no partition is known.
     pub(super) cap: i64,
@@ -42,6 +47,20 @@ impl Run {
 
     pub(super) fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Raises the lower bound to `l` (never lowers it; capped at the incumbent) and tells
+    /// `on_bound` when its integer value rose.
+    pub(super) fn raise_lower(&mut self, l: f64) {
+        self.lower = self.lower.max(l.min(self.ub_or_cap() as f64));
+        let bound = ceil_bound(self.lower).min(self.ub_or_cap());
+        if bound > self.reported {
+            self.reported = bound;
+            let elapsed_s = self.start.elapsed().as_secs_f64();
+            if let Some(cb) = self.on_bound.as_mut() {
+                cb(&BoundEvent { elapsed_s, bound });
+            }
+        }
     }
 
     pub(super) fn offer(&mut self, inst: &Instance, p: Partition, cost: i64, warm: bool) {
@@ -161,6 +180,8 @@ mod tests {
             stats: EngineStats::default(),
             timeline: Vec::new(),
             on_solution: None,
+            on_bound: None,
+            reported: i64::MIN,
             cap: 1_000,
         }
     }

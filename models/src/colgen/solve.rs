@@ -87,6 +87,8 @@ fn start_run(
         stats: EngineStats::default(),
         timeline: Vec::new(),
         on_solution: opts.on_solution.take(),
+        on_bound: opts.on_bound.take(),
+        reported: i64::MIN,
         cap: cost_cap(inst, criterion),
     };
     if n == 0 {
@@ -162,7 +164,7 @@ fn start_run(
         }
     }
     run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-    run.lower = m.iter().sum::<f64>();
+    run.raise_lower(m.iter().sum::<f64>());
     Ok((run, master))
 }
 
@@ -232,7 +234,7 @@ fn column_generation(
             lagrange,
         } = round?;
         if let Some(l) = lagrange {
-            run.lower = run.lower.max(l);
+            run.raise_lower(l);
         }
         if added > 0 {
             // Another LP solve follows: the pool may shrink now (the solution's indices die).
@@ -376,10 +378,7 @@ fn prove(
             return run.finish(Status::Optimal, None);
         }
         // No better solution uses only columns below complete_to: raise the bound accordingly.
-        run.lower = run
-            .lower
-            .max(z + complete_to - slack)
-            .min(run.ub_or_cap() as f64);
+        run.raise_lower(z + complete_to - slack);
         theta = Some(complete_to.max(1e-3));
     }
 }

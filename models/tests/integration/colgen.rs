@@ -276,3 +276,38 @@ fn branch_and_price_branches_and_agrees_with_brute_force() {
         "no instance needed branching: the tree was not exercised"
     );
 }
+
+/// Every bound a run reports while it works (the progress line's) is at most the optimum, and
+/// the bounds rise.
+#[test]
+fn reported_bounds_rise_and_stay_below_the_optimum() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    for seed in 0..12 {
+        let inst = random_matrix_instance(10, &[2, 3], seed);
+        for proof in PROOFS {
+            let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
+            let seen = Rc::new(RefCell::new(Vec::new()));
+            let sink = Rc::clone(&seen);
+            let r = solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion: Criterion::Dbil,
+                    cuts: false,
+                    proof,
+                    on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(r.objective, Some(opt));
+            let seen = seen.borrow();
+            assert!(!seen.is_empty(), "seed {seed}: no bound reported");
+            assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+            assert!(
+                seen.iter().all(|&b| b <= opt),
+                "seed {seed}: {seen:?} > {opt}"
+            );
+        }
+    }
+}
