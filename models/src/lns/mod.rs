@@ -68,8 +68,9 @@ pub enum LnsStop {
     Deadline,
     /// `max_neighbourhoods` neighbourhoods were solved.
     Budget,
-    /// Every neighbourhood of the largest size is proven optimal for its records: a local
-    /// optimum of this neighbourhood structure.
+    /// Every neighbourhood of the largest size was solved with its current classes: proven
+    /// optimal for its records (a local optimum of this neighbourhood structure), or stopped
+    /// by its time limit without improvement.
     Exhausted,
     /// A neighbourhood holding every class was proven optimal: the partition is optimal.
     Optimal,
@@ -88,7 +89,14 @@ pub struct LnsStats {
     pub proven: usize,
     /// ... stopped by their time limit (or their column budget) before a proof.
     pub timed_out: usize,
-    /// Neighbourhoods passed over because they were already proven optimal.
+    /// Worker seconds spent on neighbourhoods that were proven, and that timed out.
+    pub proven_s: f64,
+    /// See `proven_s`.
+    pub timed_out_s: f64,
+    /// ... that timed out but still improved.
+    pub timed_out_improving: usize,
+    /// Neighbourhoods passed over because they were already proven optimal, or timed out
+    /// without improvement, with the same classes.
     pub skipped: usize,
     /// Times m grew and shrank.
     pub grown: usize,
@@ -100,6 +108,8 @@ pub struct LnsStats {
     pub overrun_s: f64,
     /// Neighbourhood size m at the end.
     pub final_size: usize,
+    /// Seconds before the first neighbourhood: per-record bounds and the incumbent's classes.
+    pub setup_s: f64,
 }
 
 /// Options of [`solve_lns`].
@@ -108,7 +118,11 @@ pub struct LnsOptions {
     pub criterion: Criterion,
     /// The search returns by then (within column generation's overrun, well under a second).
     pub deadline: Option<Instant>,
-    /// Time limit of one neighbourhood's column generation.
+    /// Time limit of a neighbourhood's first attempt: most neighbourhoods are proven in a
+    /// fraction of a second, a few take far longer; one that times out is tried again with
+    /// twice the time when the seeds come back to it, up to `neighbourhood_limit`.
+    pub first_limit: Duration,
+    /// Longest time limit of one neighbourhood's column generation.
     pub neighbourhood_limit: Duration,
     /// Initial neighbourhood size m (records).
     pub size: usize,
@@ -120,6 +134,8 @@ pub struct LnsOptions {
     pub rule: NeighbourhoodRule,
     /// How seeds favour expensive classes.
     pub seed_bias: SeedBias,
+    /// Seed the classes an improvement creates next (before the rest of the pass).
+    pub follow_improvements: bool,
     /// Seed of the seed order.
     pub seed: u64,
     /// Worker threads; 0 = rayon's thread count.
@@ -139,12 +155,14 @@ impl Default for LnsOptions {
         LnsOptions {
             criterion: Criterion::Dbil,
             deadline: None,
+            first_limit: Duration::from_millis(250),
             neighbourhood_limit: Duration::from_secs(10),
             size: 100,
             min_size: 20,
             max_size: 1000,
             rule: NeighbourhoodRule::MedoidToSeed,
             seed_bias: SeedBias::CostOverBound,
+            follow_improvements: true,
             seed: 0,
             threads: 0,
             max_neighbourhoods: None,
@@ -160,12 +178,14 @@ impl std::fmt::Debug for LnsOptions {
         f.debug_struct("LnsOptions")
             .field("criterion", &self.criterion)
             .field("deadline", &self.deadline)
+            .field("first_limit", &self.first_limit)
             .field("neighbourhood_limit", &self.neighbourhood_limit)
             .field("size", &self.size)
             .field("min_size", &self.min_size)
             .field("max_size", &self.max_size)
             .field("rule", &self.rule)
             .field("seed_bias", &self.seed_bias)
+            .field("follow_improvements", &self.follow_improvements)
             .field("seed", &self.seed)
             .field("threads", &self.threads)
             .field("max_neighbourhoods", &self.max_neighbourhoods)
@@ -231,12 +251,12 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
     let limits = parallel::Drive {
         threads,
         deadline: opts.deadline,
-        neighbourhood_limit: opts.neighbourhood_limit,
         max_neighbourhoods: opts.max_neighbourhoods,
         column_budget: opts.column_budget,
         cuts: opts.cuts,
     };
     let mut search = search::Search::new(oracle, criterion, start, &mut opts, bounds);
+    let setup_s = t0.elapsed().as_secs_f64();
     let stop = if n == 0 {
         LnsStop::Optimal
     } else {
@@ -244,6 +264,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
     };
     let mut stats = search.stats.clone();
     stats.final_size = search.size();
+    stats.setup_s = setup_s;
     let inc = search.incumbent();
     Ok(LnsResult {
         partition: inc.partition(),

@@ -112,8 +112,8 @@ pub enum SeedBias {
 }
 
 /// Seeds for the neighbourhoods: each pass is a random permutation of the classes that exist
-/// when it starts (weighted sampling without replacement, Efraimidis–Spirakis keys), and
-/// classes that vanished since are skipped.
+/// when it starts (weighted sampling without replacement, Efraimidis–Spirakis keys); classes
+/// that vanished since are skipped, classes an improvement creates come next.
 pub struct SeedOrder {
     rng: ChaCha8Rng,
     queue: Vec<usize>,
@@ -150,6 +150,12 @@ impl SeedOrder {
             }
             self.refill(inc);
         }
+    }
+
+    /// Makes `classes` (just created by an improvement) the next seeds: the area that just
+    /// changed is where the next improvement is likeliest.
+    pub fn seed_next(&mut self, classes: &[usize]) {
+        self.queue.extend(classes.iter().rev());
     }
 
     fn refill(&mut self, inc: &Incumbent) {

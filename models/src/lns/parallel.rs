@@ -29,8 +29,6 @@ pub struct Drive {
     pub threads: usize,
     /// Nothing runs past it (up to column generation's own overrun).
     pub deadline: Option<Instant>,
-    /// Time limit of one neighbourhood.
-    pub neighbourhood_limit: Duration,
     /// Stop after this many neighbourhoods.
     pub max_neighbourhoods: Option<usize>,
     /// Column budget of one neighbourhood's proof.
@@ -77,8 +75,8 @@ pub fn drive<O: DistanceOracle + ?Sized>(
                     stop = Some(LnsStop::Budget);
                     break;
                 }
-                let limit = match limits.deadline {
-                    None => limits.neighbourhood_limit,
+                let available = match limits.deadline {
+                    None => Duration::MAX,
                     Some(d) => {
                         let left = d.saturating_duration_since(Instant::now());
                         let left = left.saturating_sub(DEADLINE_MARGIN);
@@ -86,10 +84,10 @@ pub fn drive<O: DistanceOracle + ?Sized>(
                             stop = Some(LnsStop::Deadline);
                             break;
                         }
-                        left.min(limits.neighbourhood_limit)
+                        left
                     }
                 };
-                match search.next_job(limit) {
+                match search.next_job(available) {
                     Next::Job(job) => {
                         job_tx.send(job).expect("workers wait for jobs");
                         running += 1;

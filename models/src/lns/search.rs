@@ -13,7 +13,7 @@ use crate::engine::{EngineError, EngineResult, Status};
 use crate::{solve_colgen, ColgenOptions, Partition};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,8 @@ pub struct Job {
     pub cost: i64,
     /// Time limit of this neighbourhood's column generation.
     pub time_limit: Duration,
+    /// True when `time_limit` is the longest a neighbourhood gets (no retry after a timeout).
+    pub last_chance: bool,
 }
 
 /// A neighbourhood after column generation.
@@ -80,11 +82,12 @@ pub enum Next {
     Job(Job),
     /// Every seed's neighbourhood touches a class a running job holds: wait for a result.
     Wait,
-    /// Every neighbourhood at the largest size is proven optimal: nothing is left to try.
+    /// Every neighbourhood at the largest size was solved with its current classes (proven
+    /// optimal, or timed out without improvement): nothing is left to try.
     Exhausted,
 }
 
-/// The state of a search: incumbent, seeds, size, the neighbourhoods already proven optimal.
+/// The state of a search: incumbent, seeds, size, the neighbourhoods already solved.
 pub struct Search<'o, O: DistanceOracle + ?Sized> {
     oracle: &'o O,
     criterion: SumCriterion,
@@ -97,8 +100,18 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     max_size: usize,
     /// Classes held by running jobs.
     locked: HashSet<usize>,
-    /// Hashes of class-id sets whose records are optimally partitioned by those classes.
-    proven: HashSet<u64>,
+    /// Hashes of class-id sets not worth solving again: proven optimal, or timed out without
+    /// improvement under the longest limit (ids change with any change, so a set stays true of
+    /// its records).
+    tried: HashSet<u64>,
+    /// Timeouts so far of class-id sets that will be retried with a doubled limit.
+    timeouts: HashMap<u64, u32>,
+    /// Time limit of a neighbourhood's first attempt.
+    first_limit: Duration,
+    /// Longest time limit of a neighbourhood.
+    last_limit: Duration,
+    /// Seed the classes an improvement creates next.
+    follow_improvements: bool,
     /// Neighbourhoods proven optimal without improvement since the last improvement or growth.
     stale: usize,
     /// Neighbourhoods in a row stopped by their time limit.
@@ -148,7 +161,11 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             min_size,
             max_size,
             locked: HashSet::new(),
-            proven: HashSet::new(),
+            tried: HashSet::new(),
+            timeouts: HashMap::new(),
+            first_limit: opts.first_limit,
+            last_limit: opts.neighbourhood_limit,
+            follow_improvements: opts.follow_improvements,
             stale: 0,
             late: 0,
             whole_proven: false,
@@ -196,16 +213,17 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         self.stats.shrunk += 1;
     }
 
-    /// The next neighbourhood for a free worker, limited to `time_limit`.
-    pub fn next_job(&mut self, time_limit: Duration) -> Next {
-        let mut tried = HashSet::new();
+    /// The next neighbourhood for a free worker, which has `available` time before the
+    /// deadline.
+    pub fn next_job(&mut self, available: Duration) -> Next {
+        let mut seeds_tried = HashSet::new();
         let mut blocked = false;
         loop {
             if self.whole_proven {
                 return Next::Exhausted;
             }
-            if tried.len() >= self.inc.num_classes() {
-                // Every seed tried: each was locked or its neighbourhood already proven.
+            if seeds_tried.len() >= self.inc.num_classes() {
+                // Every seed tried: each was locked or its neighbourhood already solved.
                 if blocked {
                     return Next::Wait;
                 }
@@ -213,12 +231,12 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
                     return Next::Exhausted;
                 }
                 self.grow();
-                tried.clear();
+                seeds_tried.clear();
             }
             let Some(seed) = self.seeds.next(&self.inc) else {
                 return Next::Exhausted;
             };
-            tried.insert(seed);
+            seeds_tried.insert(seed);
             if self.locked.contains(&seed) {
                 blocked = true;
                 continue;
@@ -227,15 +245,21 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             let classes = neighbourhood(self.oracle, &self.inc, seed, self.size, self.rule, |c| {
                 locked.contains(&c)
             });
-            if self.proven.contains(&key(&classes)) {
+            let key = key(&classes);
+            if self.tried.contains(&key) {
                 self.stats.skipped += 1;
                 continue;
             }
-            return Next::Job(self.job(classes, time_limit));
+            // Luby-like escalation: short first, doubled after each timeout, up to the limit.
+            let timeouts = self.timeouts.get(&key).copied().unwrap_or(0);
+            let escalated = self.first_limit.saturating_mul(1 << timeouts.min(20));
+            let last_chance = escalated >= self.last_limit;
+            let limit = escalated.min(self.last_limit).min(available);
+            return Next::Job(self.job(classes, limit, last_chance));
         }
     }
 
-    fn job(&mut self, classes: Vec<usize>, time_limit: Duration) -> Job {
+    fn job(&mut self, classes: Vec<usize>, time_limit: Duration, last_chance: bool) -> Job {
         let mut records = Vec::new();
         let mut cost = 0;
         for &c in &classes {
@@ -252,6 +276,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             records,
             cost,
             time_limit,
+            last_chance,
         }
     }
 
@@ -274,15 +299,43 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         let proven = r.status == Status::Optimal;
         if proven {
             self.stats.proven += 1;
+            self.stats.proven_s += seconds;
         } else {
             self.stats.timed_out += 1;
+            self.stats.timed_out_s += seconds;
         }
         let improved = match (&r.partition, r.objective) {
             (Some(p), Some(obj)) if obj < job.cost => self.improve(&job, p, obj, proven),
             _ => false,
         };
+        // Per-neighbourhood trace for tuning (size, time, outcome).
+        if std::env::var_os("OPTIK_LNS_TRACE").is_some() {
+            eprintln!(
+                "lns: {} records {} classes {:.3} s {} {} -> {:?} (m {})",
+                job.records.len(),
+                job.classes.len(),
+                seconds,
+                r.status.name(),
+                job.cost,
+                r.objective,
+                self.size
+            );
+        }
+        if improved && !proven {
+            self.stats.timed_out_improving += 1;
+        }
+        if !improved {
+            // The same classes again give the same answer, or time out again unless given
+            // more time.
+            let key = key(&job.classes);
+            if proven || job.last_chance {
+                self.timeouts.remove(&key);
+                self.tried.insert(key);
+            } else {
+                *self.timeouts.entry(key).or_default() += 1;
+            }
+        }
         if proven && !improved {
-            self.proven.insert(key(&job.classes));
             if job.classes.len() == self.inc.num_classes() {
                 self.whole_proven = true;
             }
@@ -330,8 +383,11 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         let ids = self
             .inc
             .replace(self.oracle, self.criterion, &job.classes, new, &self.bounds);
+        if self.follow_improvements {
+            self.seeds.seed_next(&ids);
+        }
         if proven {
-            self.proven.insert(key(&ids));
+            self.tried.insert(key(&ids));
             if ids.len() == self.inc.num_classes() {
                 self.whole_proven = true;
             }
