@@ -8,10 +8,9 @@
 //! with that bound and the LP-rounded partition as the start, side by side).
 //! Runs one at a time: timings are wall-clock on the whole machine.
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::exact::{solve, ExactOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::{
+    solve_exact as solve, Dataset, ExactOptions, KSource, LoadOptions, Schema, SchemaSource,
+};
 use optik_models::cp::Search;
 use optik_models::Criterion;
 use std::time::{Duration, Instant};
@@ -61,7 +60,7 @@ fn main() {
             };
             let ds = Dataset::load(
                 &path,
-                Schema::read(&schema_path).unwrap(),
+                Schema::load(&SchemaSource::File(schema_path.to_path_buf())).unwrap(),
                 &ks,
                 &LoadOptions::default(),
             )
@@ -79,14 +78,14 @@ fn main() {
                         &ds,
                         &dist,
                         &ExactOptions {
-                            engine: optik::exact::Engine::Cp,
+                            engine: optik::Engine::Cp,
                             criterion,
                             time_limit: Some(Duration::from_secs_f64(limit)),
                             size_cap: true,
                             lp_bound,
                             lp_primal,
                             search: Search::DEFAULT,
-                            scale: optik::distance::DEFAULT_SCALE,
+                            scale: optik::DEFAULT_SCALE,
                             seed,
                             quiet: true,
                         },

@@ -13,11 +13,10 @@
 //!   that n (they do not scale; column generation runs everywhere)
 //! - `OPTIK_BENCH_TIME` [60] seconds per run, `OPTIK_BENCH_SEEDS` [1], `OPTIK_BENCH_CRITERION` [dbil]
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::exact::{solve, Engine, ExactOptions};
-use optik::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::{
+    run_heuristic, solve_exact as solve, Dataset, Engine, ExactOptions, Form, Heuristic,
+    HeuristicOptions, KChoice, KMemberCost, KSettings, KSource, LoadOptions, Schema, SchemaSource,
+};
 use optik_models::cp::Search;
 use optik_models::objective_of;
 use optik_models::Criterion;
@@ -46,7 +45,10 @@ fn parse_dists(s: &str) -> Vec<(String, Vec<(u32, f64)>)> {
         .filter(|x| !x.trim().is_empty())
         .map(|spec| {
             let (name, dist) = spec.split_once(':').expect("name:k:p,...");
-            let dist = optik::privacy::parse_distribution(dist).expect("k:p list");
+            let dist = match KSettings::new(KChoice::Distribution(dist.to_string())).source() {
+                Ok(KSource::Distribution { dist, .. }) => dist,
+                other => panic!("{dist}: not a k:p list ({other:?})"),
+            };
             (name.trim().to_string(), dist)
         })
         .collect()
@@ -116,29 +118,28 @@ fn main() {
             };
             let ds = Dataset::load(
                 path,
-                Schema::read(schema).unwrap(),
+                Schema::load(&SchemaSource::File(schema.to_path_buf())).unwrap(),
                 &ks,
                 &LoadOptions::default(),
             )
             .unwrap();
             let n = ds.n();
             let dist_fn = ds.distance();
-            let scale = optik::distance::DEFAULT_SCALE;
-            let inst = dist_fn.instance(ds.k.clone(), scale).unwrap();
+            let scale = optik::DEFAULT_SCALE;
+            let inst = dist_fn.instance(ds.k().to_vec(), scale).unwrap();
             let hidden = indicatif::ProgressBar::hidden();
-            let heur: Vec<i64> = [Method::Mdav, Method::KMember, Method::Mondrian]
+            let heur: Vec<i64> = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian]
                 .into_iter()
                 .map(|method| {
-                    let p = heuristics::run(
+                    let p = run_heuristic(
+                        &ds,
+                        &dist_fn,
                         &HeuristicOptions {
                             method,
                             form: Form::Ki,
                             cost: KMemberCost::Personalised,
                             seed: *seed,
                         },
-                        &ds.qi,
-                        &dist_fn,
-                        &ds.k,
                         &hidden,
                     );
                     objective_of(&inst, &p, criterion)

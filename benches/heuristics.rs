@@ -7,10 +7,10 @@
 //! sizes and `OPTIK_BENCH_METHODS=mdav,mondrian` the methods.
 
 use indicatif::ProgressBar;
-use optik::dataset::{Dataset, LoadOptions};
-use optik::heuristics::{self, Form, HeuristicOptions, KMemberCost, Method};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::{
+    run_heuristic, Dataset, Form, Heuristic, HeuristicOptions, KMemberCost, KSource, LoadOptions,
+    Schema, SchemaSource,
+};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -72,20 +72,20 @@ fn main() {
         dist: vec![(2, 0.8), (3, 0.2)],
         seed: 1,
     };
-    let mut runs: Vec<(Method, Form, KMemberCost)> = vec![
-        (Method::Mdav, Form::K, KMemberCost::Personalised),
-        (Method::Mdav, Form::Ki, KMemberCost::Personalised),
-        (Method::KMember, Form::K, KMemberCost::Original),
+    let mut runs: Vec<(Heuristic, Form, KMemberCost)> = vec![
+        (Heuristic::Mdav, Form::K, KMemberCost::Personalised),
+        (Heuristic::Mdav, Form::Ki, KMemberCost::Personalised),
+        (Heuristic::KMember, Form::K, KMemberCost::Original),
     ];
     for cost in [
         KMemberCost::Original,
         KMemberCost::Corrected,
         KMemberCost::Personalised,
     ] {
-        runs.push((Method::KMember, Form::Ki, cost));
+        runs.push((Heuristic::KMember, Form::Ki, cost));
     }
-    runs.push((Method::Mondrian, Form::K, KMemberCost::Personalised));
-    runs.push((Method::Mondrian, Form::Ki, KMemberCost::Personalised));
+    runs.push((Heuristic::Mondrian, Form::K, KMemberCost::Personalised));
+    runs.push((Heuristic::Mondrian, Form::Ki, KMemberCost::Personalised));
     if let Ok(only) = std::env::var("OPTIK_BENCH_METHODS") {
         runs.retain(|r| only.split(',').any(|m| m.trim() == r.0.name()));
     }
@@ -99,7 +99,7 @@ fn main() {
     for &n in &sizes {
         let n = n.min(total);
         let csv = write_sample(dir.path(), &text, n);
-        let schema = Schema::read(&schema_path).expect("schema");
+        let schema = Schema::load(&SchemaSource::File(schema_path.to_path_buf())).expect("schema");
         let ds = Dataset::load(&csv, schema, &ks, &LoadOptions::default()).expect("load");
         let dist = ds.distance();
         for &(method, form, cost) in &runs {
@@ -110,10 +110,10 @@ fn main() {
                 seed: 1,
             };
             let start = Instant::now();
-            let p = heuristics::run(&opts, &ds.qi, &dist, &ds.k, &ProgressBar::hidden());
+            let p = run_heuristic(&ds, &dist, &opts, &ProgressBar::hidden());
             let secs = start.elapsed().as_secs_f64();
             assert!(
-                p.violations(&ds.k).is_empty(),
+                p.violations(ds.k()).is_empty(),
                 "{opts:?} is not k_i-anonymous"
             );
             let dbil: f64 = p
@@ -121,7 +121,7 @@ fn main() {
                 .par_iter()
                 .map(|c| c.len() as f64 * optik_models::criteria::diameter(c, |i, j| dist.d(i, j)))
                 .sum();
-            let cost_name = if method == Method::KMember {
+            let cost_name = if method == Heuristic::KMember {
                 cost.name()
             } else {
                 "-"

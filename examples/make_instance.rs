@@ -8,9 +8,7 @@
 
 use std::io::Write;
 
-use optik::dataset::{Dataset, LoadOptions};
-use optik::privacy::KSource;
-use optik::schema::Schema;
+use optik::{Dataset, KSource, LoadOptions, Schema, SchemaSource};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
@@ -66,7 +64,7 @@ fn main() {
     schema.push_str("[columns.salary-class]\nrole = \"sensitive\"\n");
     let schema_path = dir.join("schema.toml");
     std::fs::write(&schema_path, schema).expect("schema");
-    let schema = Schema::read(&schema_path).expect("schema parses");
+    let schema = Schema::load(&SchemaSource::File(schema_path.clone())).expect("schema parses");
     let ks = KSource::Distribution {
         dist: vec![(2, 0.8), (3, 0.2)],
         seed: seed.max(1),
@@ -74,7 +72,7 @@ fn main() {
     let ds = Dataset::load(&sample, schema, &ks, &LoadOptions::default()).expect("load");
     let inst = ds
         .distance()
-        .instance(ds.k.clone(), 1000.0)
+        .instance(ds.k().to_vec(), 1000.0)
         .expect("instance");
     std::fs::write(out, optik_models::export::to_json(&inst)).expect("write");
     let _ = std::fs::remove_dir_all(&dir);

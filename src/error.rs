@@ -27,17 +27,17 @@ impl Error {
 }
 
 /// Bad input with a free-form message.
-pub fn input(msg: impl Into<String>) -> Error {
+pub(crate) fn input(msg: impl Into<String>) -> Error {
     Error::Input(msg.into())
 }
 
 /// Bad input located in a file: `FILE: msg`.
-pub fn in_file(path: &Path, msg: impl std::fmt::Display) -> Error {
+pub(crate) fn in_file(path: &Path, msg: impl std::fmt::Display) -> Error {
     Error::Input(format!("{}: {msg}", path.display()))
 }
 
 /// Bad input located at a line and column of a file: `FILE: line L, column 'C': msg`.
-pub fn at_cell(path: &Path, line: u64, column: &str, msg: impl std::fmt::Display) -> Error {
+pub(crate) fn at_cell(path: &Path, line: u64, column: &str, msg: impl std::fmt::Display) -> Error {
     Error::Input(format!(
         "{}: line {line}, column '{column}': {msg}",
         path.display()
@@ -45,7 +45,7 @@ pub fn at_cell(path: &Path, line: u64, column: &str, msg: impl std::fmt::Display
 }
 
 /// A TOML parse error in `path` (whose text is `text`) as one line: `FILE: line L: msg`.
-pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
+pub(crate) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
     let msg = e.message().trim().replace('\n', " ");
     match e.span() {
         Some(span) => {
@@ -57,6 +57,6 @@ pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
 }
 
 /// Internal failure.
-pub fn internal(msg: impl Into<String>) -> Error {
+pub(crate) fn internal(msg: impl Into<String>) -> Error {
     Error::Internal(msg.into())
 }

@@ -17,7 +17,7 @@ const CATEGORICAL: [&str; 7] = [
 ];
 
 /// `../shared/data`, resolved.
-pub fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data")
         .canonicalize()
@@ -25,12 +25,12 @@ pub fn data_dir() -> PathBuf {
 }
 
 /// An environment setting, or its default.
-pub fn env(name: &str, default: &str) -> String {
+pub(crate) fn env(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())
 }
 
 /// A comma-separated environment setting, or its default.
-pub fn env_list(name: &str, default: &str) -> Vec<String> {
+pub(crate) fn env_list(name: &str, default: &str) -> Vec<String> {
     env(name, default)
         .split(',')
         .map(|s| s.trim().to_string())
@@ -38,7 +38,7 @@ pub fn env_list(name: &str, default: &str) -> Vec<String> {
 }
 
 /// Writes the Adult schema into `dir`.
-pub fn adult_schema(dir: &Path) -> PathBuf {
+pub(crate) fn adult_schema(dir: &Path) -> PathBuf {
     let data = data_dir().join("adult");
     let mut s = String::from("[columns.age]\nrole = \"quasi\"\nkind = \"numeric\"\n[columns.salary-class]\nrole = \"sensitive\"\n");
     for a in CATEGORICAL {
@@ -53,7 +53,7 @@ pub fn adult_schema(dir: &Path) -> PathBuf {
 }
 
 /// A seeded random sample of n Adult rows, written into `dir`.
-pub fn adult_sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
+pub(crate) fn adult_sample(dir: &Path, n: usize, seed: u64) -> PathBuf {
     let text = std::fs::read_to_string(data_dir().join("adult/adult.csv")).unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap();

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 /// The partition of the records by their quasi-identifier tuple.
 #[derive(Clone, Debug)]
-pub struct Classes {
+pub(crate) struct Classes {
     /// Class of each record (dense, first-seen order).
     pub of: Vec<u32>,
     /// Size of each class.
@@ -16,7 +16,7 @@ pub struct Classes {
 
 impl Classes {
     /// Groups the records by the tuple of `qi` texts.
-    pub fn of(qi: &[&Column], n: usize) -> Classes {
+    pub(crate) fn of(qi: &[&Column], n: usize) -> Classes {
         let parts: Vec<&[u32]> = qi.iter().map(|c| c.codes.as_slice()).collect();
         let (of, distinct) = combine(&parts, n);
         let mut sizes = vec![0; distinct];
@@ -27,12 +27,12 @@ impl Classes {
     }
 
     /// Size of the class of record `r`.
-    pub fn size_of(&self, r: usize) -> usize {
+    pub(crate) fn size_of(&self, r: usize) -> usize {
         self.sizes[self.of[r] as usize]
     }
 
     /// Records of each class.
-    pub fn members(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn members(&self) -> Vec<Vec<usize>> {
         let mut m = vec![Vec::new(); self.sizes.len()];
         for (r, &c) in self.of.iter().enumerate() {
             m[c as usize].push(r);
@@ -43,7 +43,7 @@ impl Classes {
 
 /// The `classes` section of the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ClassReport {
+pub(crate) struct ClassReport {
     pub records: usize,
     pub classes: usize,
     /// Smallest class size: the k the table achieves.
@@ -60,7 +60,7 @@ pub struct ClassReport {
 }
 
 /// Summarises the classes; `k` (one k_i per record) adds the violation count.
-pub fn report(c: &Classes, k: Option<&[u32]>, lines: &[u64]) -> ClassReport {
+pub(crate) fn report(c: &Classes, k: Option<&[u32]>, lines: &[u64]) -> ClassReport {
     let mut size_histogram = BTreeMap::new();
     for &s in &c.sizes {
         *size_histogram.entry(s).or_default() += 1;

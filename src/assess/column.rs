@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 /// One column of the assessed table (or of the original), as codes into `values`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Column {
+pub(crate) struct Column {
     /// Column name.
     pub name: String,
     /// Code of each record's cell.
@@ -16,7 +16,7 @@ pub struct Column {
 
 impl Column {
     /// Encodes cell texts.
-    pub fn encode<'a>(name: &str, cells: impl IntoIterator<Item = &'a str>) -> Column {
+    pub(crate) fn encode<'a>(name: &str, cells: impl IntoIterator<Item = &'a str>) -> Column {
         let mut index: HashMap<&str, u32> = HashMap::new();
         let mut values = Vec::new();
         let mut codes = Vec::new();
@@ -36,22 +36,17 @@ impl Column {
     }
 
     /// Number of records.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.codes.len()
     }
 
-    /// True without records.
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
-    }
-
     /// Number of distinct values.
-    pub fn distinct(&self) -> usize {
+    pub(crate) fn distinct(&self) -> usize {
         self.values.len()
     }
 
     /// Count of each code.
-    pub fn counts(&self) -> Vec<usize> {
+    pub(crate) fn counts(&self) -> Vec<usize> {
         let mut c = vec![0; self.values.len()];
         for &x in &self.codes {
             c[x as usize] += 1;
@@ -60,13 +55,13 @@ impl Column {
     }
 
     /// The same records with every value replaced by `map(value)` (codes re-densified).
-    pub fn mapped(&self, name: &str, map: impl Fn(&str) -> String) -> Column {
+    pub(crate) fn mapped(&self, name: &str, map: impl Fn(&str) -> String) -> Column {
         let texts: Vec<String> = self.values.iter().map(|v| map(v)).collect();
         Column::encode(name, self.codes.iter().map(|&c| texts[c as usize].as_str()))
     }
 
     /// The column of record identities (every record distinct): the "subjects" anonymity set.
-    pub fn subjects(n: usize) -> Column {
+    pub(crate) fn subjects(n: usize) -> Column {
         Column {
             name: "(records)".to_string(),
             codes: (0..n as u32).collect(),
@@ -78,7 +73,7 @@ impl Column {
 /// Dense codes of the tuples formed by several code vectors (all of the same length); the
 /// empty combination gives one code for everybody. Returns the codes and the number of
 /// distinct tuples.
-pub fn combine(parts: &[&[u32]], n: usize) -> (Vec<u32>, usize) {
+pub(crate) fn combine(parts: &[&[u32]], n: usize) -> (Vec<u32>, usize) {
     let mut codes = vec![0u32; n];
     let mut distinct = 1usize;
     for part in parts {
@@ -113,7 +108,7 @@ pub fn combine(parts: &[&[u32]], n: usize) -> (Vec<u32>, usize) {
 const DENSE_LIMIT: usize = 1 << 22;
 
 /// Every subset of `0..m` with 1 ≤ size ≤ `max`, by size then lexicographically.
-pub fn subsets(m: usize, max: usize) -> Vec<Vec<usize>> {
+pub(crate) fn subsets(m: usize, max: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     fn rec(start: usize, m: usize, size: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         if cur.len() == size {

@@ -1,5 +1,5 @@
 //! Quasi-identifier discovery (seed 004, as in ARX): for every subset of the quasi-identifiers
-//! up to `--max-subset` attributes,
+//! up to `max_subset` attributes,
 //!
 //! - **distinction** = #distinct tuples / n (an α-distinct subset becomes a key after removing
 //!   a 1 − α share of the records);
@@ -14,14 +14,14 @@ use serde::Serialize;
 
 /// One subset's ratios.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub attributes: Vec<String>,
     pub distinction: f64,
     pub separation: f64,
 }
 
 /// Ratios of a set of columns.
-pub fn ratios(cols: &[&Column], n: usize) -> (f64, f64) {
+pub(crate) fn ratios(cols: &[&Column], n: usize) -> (f64, f64) {
     let parts: Vec<&[u32]> = cols.iter().map(|c| c.codes.as_slice()).collect();
     let (codes, distinct) = combine(&parts, n);
     let mut sizes = vec![0u64; distinct];
@@ -42,7 +42,7 @@ pub fn ratios(cols: &[&Column], n: usize) -> (f64, f64) {
 }
 
 /// Every subset up to `max` attributes, sorted.
-pub fn search(qi: &[&Column], n: usize, max: usize) -> Vec<Candidate> {
+pub(crate) fn search(qi: &[&Column], n: usize, max: usize) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = subsets(qi.len(), max)
         .into_iter()
         .map(|s| {

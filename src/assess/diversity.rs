@@ -12,8 +12,8 @@
 //!   l = 1 fails, which happens only for c ≤ 1).
 //! - **t-closeness**, the largest EMD(P, Q) over the classes, with three ground distances:
 //!   equal distance (any attribute): ½·Σ|p_i − q_i|; ordered distance (numeric S, all values
-//!   numbers, or `--sensitive-levels`): (1/(m−1))·Σ_i |Σ_{j≤i}(p_j − q_j)| over the m ordered
-//!   values (0 when m = 1); hierarchical distance (`--sensitive-hierarchy`): Σ over inner nodes
+//!   numbers, or given ordered levels): (1/(m−1))·Σ_i |Σ_{j≤i}(p_j − q_j)| over the m ordered
+//!   values (0 when m = 1); hierarchical distance (a given hierarchy): Σ over inner nodes
 //!   N of level(N)/height · min(pos(N), neg(N)), with pos/neg the positive/negative extras of
 //!   N's children (a leaf's extra is p − q; a node's is the sum of its children's).
 //! - **δ-disclosure**: the largest |ln(p(s|class)/p(s))| over classes and values s of the table;
@@ -21,25 +21,26 @@
 //!   table.
 
 use super::column::Column;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::qi::parse_number;
 use crate::error::{input, Result};
-use crate::hierarchy::Hierarchy;
-use crate::qi::parse_number;
+use crate::settings::Setting;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How a sensitive attribute's values are ordered or organised for t-closeness.
 #[derive(Clone, Debug, Default)]
-pub struct SensitiveKind {
-    /// Levels given with `--sensitive-levels` (their order).
+pub(crate) struct SensitiveKind {
+    /// The attribute's ordered levels, when given.
     pub levels: Option<Vec<String>>,
-    /// Hierarchy given with `--sensitive-hierarchy`.
+    /// The attribute's hierarchy, when given.
     pub hierarchy: Option<Arc<Hierarchy>>,
 }
 
 /// The report for one sensitive attribute.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DiversityReport {
+pub(crate) struct DiversityReport {
     pub attribute: String,
     pub distinct_values: usize,
     pub distinct_l: usize,
@@ -56,7 +57,7 @@ pub struct DiversityReport {
 }
 
 /// Largest l such that a class with these counts satisfies recursive (c, l).
-pub fn recursive_l(counts: &[usize], c: f64) -> usize {
+pub(crate) fn recursive_l(counts: &[usize], c: f64) -> usize {
     let mut r: Vec<usize> = counts.iter().copied().filter(|&x| x > 0).collect();
     r.sort_unstable_by(|a, b| b.cmp(a));
     let mut best = 0;
@@ -70,12 +71,12 @@ pub fn recursive_l(counts: &[usize], c: f64) -> usize {
 }
 
 /// Equal-distance EMD.
-pub fn emd_equal(p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_equal(p: &[f64], q: &[f64]) -> f64 {
     0.5 * p.iter().zip(q).map(|(a, b)| (a - b).abs()).sum::<f64>()
 }
 
 /// Ordered-distance EMD (`p`, `q` in the attribute's order).
-pub fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
     let m = p.len();
     if m <= 1 {
         return 0.0;
@@ -90,7 +91,7 @@ pub fn emd_ordered(p: &[f64], q: &[f64]) -> f64 {
 }
 
 /// Hierarchical EMD; `p`, `q` indexed by the hierarchy's leaves.
-pub fn emd_hierarchical(h: &Hierarchy, p: &[f64], q: &[f64]) -> f64 {
+pub(crate) fn emd_hierarchical(h: &Hierarchy, p: &[f64], q: &[f64]) -> f64 {
     let height = h.height();
     if height == 0 {
         return 0.0;
@@ -137,7 +138,8 @@ fn order(s: &Column, kind: &SensitiveKind) -> Result<Option<Vec<usize>>> {
         for v in &s.values {
             rank.push(levels.iter().position(|l| l == v).ok_or_else(|| {
                 input(format!(
-                    "--sensitive-levels {}: value '{v}' is not one of the levels ({})",
+                    "{} {}: value '{v}' is not one of the levels ({})",
+                    Setting::SensitiveLevels,
                     s.name,
                     levels.join(", ")
                 ))
@@ -157,7 +159,7 @@ fn order(s: &Column, kind: &SensitiveKind) -> Result<Option<Vec<usize>>> {
 }
 
 /// Computes the report of one sensitive attribute over the classes' members.
-pub fn report(
+pub(crate) fn report(
     s: &Column,
     members: &[Vec<usize>],
     kind: &SensitiveKind,
@@ -176,7 +178,8 @@ pub fn report(
                 .map(|v| {
                     h.leaf(v).ok_or_else(|| {
                         input(format!(
-                            "--sensitive-hierarchy {}: value '{v}' is not a leaf of the hierarchy",
+                            "{} {}: value '{v}' is not a leaf of the hierarchy",
+                            Setting::SensitiveHierarchy,
                             s.name
                         ))
                     })

@@ -17,13 +17,12 @@
 
 use super::column::{combine, Column};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Tolerance under which a DR is taken as exactly 0 or 1 for the identifier classes.
-pub const EXACT: f64 = 1e-12;
+pub(crate) const EXACT: f64 = 1e-12;
 
 /// Shannon entropy (bits) of a distribution given by counts.
-pub fn entropy(counts: impl IntoIterator<Item = usize>) -> f64 {
+pub(crate) fn entropy(counts: impl IntoIterator<Item = usize>) -> f64 {
     let counts: Vec<usize> = counts.into_iter().filter(|&c| c > 0).collect();
     let n: usize = counts.iter().sum();
     if n == 0 {
@@ -41,7 +40,7 @@ pub fn entropy(counts: impl IntoIterator<Item = usize>) -> f64 {
 }
 
 /// Per value y of Y: p(y)·H(X|Y=y), the terms of H(X|Y) (indexed by Y's codes).
-pub fn conditional_terms(x: &[u32], y: &[u32], y_distinct: usize) -> Vec<f64> {
+pub(crate) fn conditional_terms(x: &[u32], y: &[u32], y_distinct: usize) -> Vec<f64> {
     let n = x.len();
     // Sort the (y, x) pairs and read each y's run of x counts.
     let mut pairs: Vec<u64> = x
@@ -72,7 +71,7 @@ pub fn conditional_terms(x: &[u32], y: &[u32], y_distinct: usize) -> Vec<f64> {
 /// The identification class of a key (definitions 10–13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum IdentifierClass {
+pub(crate) enum IdentifierClass {
     /// DR = 1: every value pins X down.
     Identifier,
     /// 0 < DR < 1 and some value has DR = 1.
@@ -85,7 +84,7 @@ pub enum IdentifierClass {
 
 /// DR of a key relative to X, with the DR of each of the key's values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Dr {
+pub(crate) struct Dr {
     /// The key attributes.
     pub attributes: Vec<String>,
     /// DR_X(key) in [0, 1].
@@ -99,7 +98,7 @@ pub struct Dr {
 
 /// The DR of one value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ValueDr {
+pub(crate) struct ValueDr {
     pub value: String,
     /// Records holding the value.
     pub records: usize,
@@ -107,7 +106,7 @@ pub struct ValueDr {
 }
 
 /// Computes DRs relative to one attribute X.
-pub struct Discriminator<'a> {
+pub(crate) struct Discriminator<'a> {
     x: &'a [u32],
     /// H(X) in bits.
     pub h_x: f64,
@@ -115,7 +114,7 @@ pub struct Discriminator<'a> {
 
 impl<'a> Discriminator<'a> {
     /// Prepares DR computations relative to X.
-    pub fn new(x: &'a Column) -> Self {
+    pub(crate) fn new(x: &'a Column) -> Self {
         Discriminator {
             x: &x.codes,
             h_x: entropy(x.counts()),
@@ -132,7 +131,7 @@ impl<'a> Discriminator<'a> {
 
     /// DR (or CDR) of the key formed by `key` columns; per-value DRs when `with_values` and
     /// the key is one column.
-    pub fn dr(&self, key: &[&Column], with_values: bool) -> Dr {
+    pub(crate) fn dr(&self, key: &[&Column], with_values: bool) -> Dr {
         let n = self.x.len();
         let parts: Vec<&[u32]> = key.iter().map(|c| c.codes.as_slice()).collect();
         let (codes, distinct) = combine(&parts, n);
@@ -177,7 +176,9 @@ impl<'a> Discriminator<'a> {
     }
 
     /// DR of one combination of values (`DR_X(y_1, …, y_n)`), `None` when no record holds it.
-    pub fn value_dr(&self, key: &[&Column], value: &[&str]) -> Option<f64> {
+    /// The report lists attribute DRs only; this checks the seed's worked values.
+    #[cfg(test)]
+    pub(crate) fn value_dr(&self, key: &[&Column], value: &[&str]) -> Option<f64> {
         let n = self.x.len();
         let rows: Vec<usize> = (0..n)
             .filter(|&r| {
@@ -189,7 +190,7 @@ impl<'a> Discriminator<'a> {
         if rows.is_empty() {
             return None;
         }
-        let mut counts: HashMap<u32, usize> = HashMap::new();
+        let mut counts: std::collections::HashMap<u32, usize> = Default::default();
         for &r in &rows {
             *counts.entry(self.x[r]).or_default() += 1;
         }
@@ -201,6 +202,7 @@ impl<'a> Discriminator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn col(name: &str, cells: &[&str]) -> Column {
         Column::encode(name, cells.iter().copied())

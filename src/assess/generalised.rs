@@ -22,15 +22,15 @@
 //! original value matches it (for the journalist risk).
 
 use super::column::Column;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::qi::parse_number;
 use crate::error::{at_cell, Result};
-use crate::hierarchy::Hierarchy;
-use crate::qi::parse_number;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What one released value covers.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Cover {
+pub(crate) enum Cover {
     /// Numbers between `lo` and `hi` (infinite for half-lines and `*`).
     Numeric {
         lo: f64,
@@ -49,7 +49,7 @@ pub enum Cover {
 
 /// The kind information needed to read a quasi-identifier's cells.
 #[derive(Clone, Debug)]
-pub enum Domain {
+pub(crate) enum Domain {
     /// Numeric with the domain's range (from the original when given, else from the cells).
     Numeric { min: f64, max: f64 },
     /// Ordinal levels.
@@ -65,7 +65,7 @@ pub enum Domain {
 }
 
 /// Parses a numeric generalised cell; `None` when it is not one.
-pub fn parse_numeric(v: &str) -> Option<Cover> {
+pub(crate) fn parse_numeric(v: &str) -> Option<Cover> {
     let v = v.trim();
     let point = |x: f64| Cover::Numeric {
         lo: x,
@@ -151,7 +151,7 @@ pub fn parse_numeric(v: &str) -> Option<Cover> {
 }
 
 /// Does a mask (`*` = any one character; `*` alone = anything) cover `value`?
-pub fn mask_matches(mask: &str, value: &str) -> bool {
+pub(crate) fn mask_matches(mask: &str, value: &str) -> bool {
     if mask == "*" {
         return true;
     }
@@ -164,7 +164,7 @@ pub fn mask_matches(mask: &str, value: &str) -> bool {
 
 impl Domain {
     /// Index of a hierarchy's labels (each at its lowest level) and node sizes.
-    pub fn hierarchy(h: Arc<Hierarchy>) -> Domain {
+    pub(crate) fn hierarchy(h: Arc<Hierarchy>) -> Domain {
         let mut labels = HashMap::new();
         let mut leaves_under: HashMap<(usize, u32), usize> = HashMap::new();
         for level in 0..=h.height() {
@@ -184,7 +184,7 @@ impl Domain {
     }
 
     /// Reads one cell; `None` when it fits no form of this kind.
-    pub fn read(&self, v: &str) -> Option<Cover> {
+    pub(crate) fn read(&self, v: &str) -> Option<Cover> {
         match self {
             Domain::Numeric { .. } => parse_numeric(v),
             Domain::Ordinal { levels } => {
@@ -222,7 +222,7 @@ impl Domain {
     }
 
     /// Generalisation level of a cover in [0, 1] (Sweeney's h/|VGH|, see the module doc).
-    pub fn level(&self, c: &Cover) -> f64 {
+    pub(crate) fn level(&self, c: &Cover) -> f64 {
         match (self, c) {
             (Domain::Numeric { min, max }, Cover::Numeric { lo, hi, .. }) => {
                 if max <= min {
@@ -249,7 +249,7 @@ impl Domain {
     }
 
     /// Xiao & Tao's ILoss of a cover (see the module doc).
-    pub fn iloss(&self, c: &Cover) -> f64 {
+    pub(crate) fn iloss(&self, c: &Cover) -> f64 {
         match (self, c) {
             (Domain::Numeric { .. }, Cover::Numeric { .. }) => self.level(c),
             (Domain::Ordinal { levels }, Cover::Ordinal { lo, hi }) => {
@@ -274,7 +274,7 @@ impl Domain {
 
     /// Does the original value `v` fall under the cover? (Original values are read as plain
     /// values of the kind; a value the kind cannot read matches only an identical text.)
-    pub fn matches(&self, c: &Cover, cover_text: &str, v: &str) -> bool {
+    pub(crate) fn matches(&self, c: &Cover, cover_text: &str, v: &str) -> bool {
         if cover_text == v {
             return true;
         }
@@ -309,7 +309,7 @@ impl Domain {
 
 /// A quasi-identifier of the assessed table with every distinct cell read.
 #[derive(Clone, Debug)]
-pub struct QiView {
+pub(crate) struct QiView {
     pub column: Column,
     pub domain: Domain,
     /// Reading of each distinct value (by code).
@@ -318,7 +318,7 @@ pub struct QiView {
 
 impl QiView {
     /// Reads every distinct cell; the first unreadable one is an error at its line.
-    pub fn new(
+    pub(crate) fn new(
         column: Column,
         domain: Domain,
         path: &std::path::Path,

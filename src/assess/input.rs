@@ -1,26 +1,27 @@
-//! Loading what `optik assess` measures: the table (any tool's release or a raw table), its
+//! Loading what an assessment measures: the table (any tool's release or a raw table), its
 //! schema, the optional k source, the optional original, and the sensitive-attribute options.
 //!
 //! Cells are compared as text, so a missing marker (empty, `NA`, `?`) is an ordinary value
-//! unless `--drop-missing` drops the rows holding one in a quasi-identifier (from the original
+//! unless `drop_missing` drops the rows holding one in a quasi-identifier (from the original
 //! too, as `optik check` does).
 
-use super::args::AssessArgs;
 use super::column::Column;
 use super::diversity::SensitiveKind;
 use super::generalised::{parse_numeric, Cover, Domain, QiView};
+use super::options::AssessOptions;
+use crate::data::hierarchy::Hierarchy;
+use crate::data::k_source::KSource;
+use crate::data::qi::parse_number;
+use crate::data::schema::{ColumnSpec, Kind, Role, Schema};
+use crate::data::table::{is_missing, Table};
 use crate::error::{at_cell, in_file, input, Result};
-use crate::hierarchy::Hierarchy;
-use crate::privacy::KSource;
-use crate::qi::parse_number;
-use crate::schema::{ColumnSpec, Kind, Role, Schema};
-use crate::table::{is_missing, Table};
+use crate::settings::Setting;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The original table, read with the same schema.
-pub struct Original {
+pub(crate) struct Original {
     pub path: PathBuf,
     pub table: Table,
     /// Kept rows (all, or those without a missing quasi-identifier).
@@ -34,7 +35,7 @@ pub struct Original {
 }
 
 /// Everything loaded.
-pub struct Data {
+pub(crate) struct Data {
     pub path: PathBuf,
     pub schema: Schema,
     pub table: Table,
@@ -55,7 +56,7 @@ pub struct Data {
 
 impl Data {
     /// Number of records.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.rows.len()
     }
 }
@@ -83,36 +84,36 @@ fn kept_rows(table: &Table, qi: &[String], drop_missing: bool) -> Result<Vec<usi
 }
 
 /// Parses `NAME=VALUE` options.
-fn pairs(flag: &str, items: &[String]) -> Result<Vec<(String, String)>> {
+fn pairs(setting: Setting, items: &[String]) -> Result<Vec<(String, String)>> {
     items
         .iter()
         .map(|s| {
             s.split_once('=')
                 .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
                 .filter(|(a, b)| !a.is_empty() && !b.is_empty())
-                .ok_or_else(|| input(format!("{flag} '{s}': expected COLUMN=VALUE")))
+                .ok_or_else(|| input(format!("{setting} '{s}': expected COLUMN=VALUE")))
         })
         .collect()
 }
 
-/// Loads and validates everything the assessment needs.
-pub fn load(a: &AssessArgs) -> Result<Data> {
-    let mut schema = match (&a.input.schema, &a.input.qi) {
-        (Some(s), None) => Schema::read(s)?,
-        (None, Some(q)) => Schema::from_qi_list(q)?,
-        _ => return Err(input("give either --schema or --qi")),
-    };
-    let ks = k_source(a)?;
-    let delimiter = a.input.delimiter.or(schema.delimiter);
-    let table = Table::read(&a.input.input, delimiter)?;
-    // --sensitive adds sensitive columns to the schema.
+/// Loads and validates everything the assessment of the table at `path` needs.
+pub(crate) fn load(
+    path: &Path,
+    mut schema: Schema,
+    ks: Option<KSource>,
+    a: &AssessOptions,
+) -> Result<Data> {
+    let delimiter = a.load.delimiter.or(schema.delimiter);
+    let table = Table::read(path, delimiter)?;
+    // The sensitive option adds sensitive columns to the schema.
     if let Some(list) = &a.sensitive {
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             table.column(name)?;
             match schema.columns.iter_mut().find(|c| c.name == name) {
                 Some(c) if c.role == Role::Quasi => {
                     return Err(input(format!(
-                        "--sensitive: column '{name}' is a quasi-identifier"
+                        "{}: column '{name}' is a quasi-identifier",
+                        Setting::Sensitive
                     )))
                 }
                 Some(c) => c.role = Role::Sensitive,
@@ -135,7 +136,7 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
     let mut qi_specs: Vec<ColumnSpec> = schema.quasi().cloned().collect();
     qi_specs.sort_by_key(|s| table.headers.iter().position(|h| *h == s.name));
     let qi_names: Vec<String> = qi_specs.iter().map(|s| s.name.clone()).collect();
-    let rows = kept_rows(&table, &qi_names, a.input.drop_missing)?;
+    let rows = kept_rows(&table, &qi_names, a.load.drop_missing)?;
     let lines: Vec<u64> = rows.iter().map(|&r| table.lines[r]).collect();
     let sensitive_names: Vec<String> = table
         .headers
@@ -153,7 +154,7 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
         None => None,
         Some(p) => {
             let t = Table::read(p, delimiter)?;
-            let orows = kept_rows(&t, &qi_names, a.input.drop_missing)?;
+            let orows = kept_rows(&t, &qi_names, a.load.drop_missing)?;
             let qi = qi_names
                 .iter()
                 .map(|q| column_of(&t, &orows, q))
@@ -193,13 +194,13 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
 
     // Sensitive options.
     let mut kinds: Vec<SensitiveKind> = vec![SensitiveKind::default(); sensitive.len()];
-    let find = |flag: &str, name: &str| -> Result<usize> {
+    let find = |setting: Setting, name: &str| -> Result<usize> {
         sensitive_names
             .iter()
             .position(|s| s == name)
             .ok_or_else(|| {
                 input(format!(
-                    "{flag} {name}: not a sensitive column (sensitive: {})",
+                    "{setting} {name}: not a sensitive column (sensitive: {})",
                     if sensitive_names.is_empty() {
                         "none".to_string()
                     } else {
@@ -208,12 +209,12 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
                 ))
             })
     };
-    for (name, file) in pairs("--sensitive-hierarchy", &a.sensitive_hierarchy)? {
-        let i = find("--sensitive-hierarchy", &name)?;
-        kinds[i].hierarchy = Some(Arc::new(Hierarchy::read(std::path::Path::new(&file))?));
+    for (name, file) in pairs(Setting::SensitiveHierarchy, &a.sensitive_hierarchy)? {
+        let i = find(Setting::SensitiveHierarchy, &name)?;
+        kinds[i].hierarchy = Some(Arc::new(Hierarchy::read(Path::new(&file))?));
     }
-    for (name, levels) in pairs("--sensitive-levels", &a.sensitive_levels)? {
-        let i = find("--sensitive-levels", &name)?;
+    for (name, levels) in pairs(Setting::SensitiveLevels, &a.sensitive_levels)? {
+        let i = find(Setting::SensitiveLevels, &name)?;
         kinds[i].levels = Some(levels.split(',').map(|l| l.trim().to_string()).collect());
     }
 
@@ -238,14 +239,15 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
             }
             None => {
                 return Err(input(format!(
-                    "the table has no column '{name}': give the original table with --original"
+                    "the table has no column '{name}': give the original table with {}",
+                    Setting::Original
                 )))
             }
         },
         Some(src) => Some(src.resolve(&table, &rows)?),
     };
     Ok(Data {
-        path: a.input.input.clone(),
+        path: path.to_path_buf(),
         schema,
         dropped: table.len() - rows.len(),
         table,
@@ -259,15 +261,6 @@ pub fn load(a: &AssessArgs) -> Result<Data> {
         k,
         original,
     })
-}
-
-/// The k source, or `None` when no k flag is given.
-fn k_source(a: &AssessArgs) -> Result<Option<KSource>> {
-    let c = &a.k.choice;
-    if c.k.is_none() && c.k_column.is_none() && c.k_dist.is_none() && c.k_preset.is_none() {
-        return Ok(None);
-    }
-    a.k.source().map(Some)
 }
 
 /// How to read a quasi-identifier's cells, by its schema kind.
@@ -351,8 +344,10 @@ fn domain_for(
     })
 }
 
-/// Known values of a column in the table and the original (for `--semantic`).
-pub fn known_values(d: &Data) -> impl Fn(&str) -> Option<std::collections::HashSet<String>> + '_ {
+/// Known values of a column in the table and the original (for the semantic partitions).
+pub(crate) fn known_values(
+    d: &Data,
+) -> impl Fn(&str) -> Option<std::collections::HashSet<String>> + '_ {
     move |name: &str| {
         let c = d.table.headers.iter().position(|h| h == name)?;
         let mut set: std::collections::HashSet<String> =

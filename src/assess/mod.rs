@@ -14,30 +14,31 @@
 //! - [`utility`]: DM, C_AVG, precision, ILoss, DBIL, SBIL, non-uniform entropy and the
 //!   a-posteriori utility (seed 000 ch. 6);
 //! - [`generalised`]: how released cells are read; [`column`]: coded columns; [`input`]:
-//!   loading; [`args`]: the command line.
+//!   loading.
 //!
 //! Definitions, edge cases and the seeds' worked examples are in `docs/assess.md`.
 
-pub mod args;
-pub mod classes;
-pub mod column;
-pub mod discovery;
-pub mod diversity;
-pub mod dr;
-pub mod generalised;
-pub mod input;
-pub mod risk;
-pub mod semantic;
-pub mod utility;
+pub(crate) mod classes;
+pub(crate) mod column;
+pub(crate) mod discovery;
+pub(crate) mod diversity;
+pub(crate) mod dr;
+pub(crate) mod generalised;
+pub(crate) mod input;
+mod options;
+pub(crate) mod risk;
+pub(crate) mod semantic;
+pub(crate) mod utility;
 
-pub use args::AssessArgs;
-
-use crate::distance::RecordDistance;
-use crate::error::{input as bad, internal, Result};
-use crate::output::{check_destinations, Staged};
-use crate::qi::QiTable;
+use crate::data::distance::RecordDistance;
+use crate::data::k_source::KSource;
+use crate::data::qi::QiTable;
+use crate::data::schema::Schema;
+use crate::error::Result;
+use crate::settings::Setting;
 use column::{subsets, Column};
 use dr::{Discriminator, Dr, IdentifierClass};
+pub use options::AssessOptions;
 use semantic::Semantic;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,40 +48,48 @@ use std::time::Instant;
 /// The report `optik assess` writes.
 #[derive(Clone, Debug, Serialize)]
 pub struct AssessReport {
-    pub optik_version: &'static str,
-    pub input: String,
-    pub schema: String,
-    pub original: Option<String>,
+    pub(crate) optik_version: &'static str,
+    pub(crate) input: String,
+    pub(crate) schema: String,
+    pub(crate) original: Option<String>,
     /// Original rows taken as the table's records, in order (same number of rows).
-    pub original_aligned: Option<bool>,
-    pub rows: usize,
-    pub dropped_missing: usize,
-    pub quasi_identifiers: Vec<String>,
-    pub sensitive: Vec<String>,
-    pub k_source: Option<String>,
-    pub classes: classes::ClassReport,
-    pub risk: risk::RiskReport,
-    pub discovery: Discovery,
-    pub diversity: Vec<diversity::DiversityReport>,
-    pub discrimination: Discrimination,
-    pub utility: Utility,
+    pub(crate) original_aligned: Option<bool>,
+    pub(crate) rows: usize,
+    pub(crate) dropped_missing: usize,
+    pub(crate) quasi_identifiers: Vec<String>,
+    pub(crate) sensitive: Vec<String>,
+    pub(crate) k_source: Option<String>,
+    pub(crate) classes: classes::ClassReport,
+    pub(crate) risk: risk::RiskReport,
+    pub(crate) discovery: Discovery,
+    pub(crate) diversity: Vec<diversity::DiversityReport>,
+    pub(crate) discrimination: Discrimination,
+    pub(crate) utility: Utility,
     /// Why a measure was left out.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Seconds per family of measures.
-    pub timings_s: BTreeMap<String, f64>,
-    pub time_s: f64,
+    pub(crate) timings_s: BTreeMap<String, f64>,
+    pub(crate) time_s: f64,
+}
+
+impl AssessReport {
+    /// The report as the pretty-printed JSON `optik assess` writes (its measures are defined in
+    /// `docs/assess.md`).
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        crate::report::to_json(self)
+    }
 }
 
 /// The subset search.
 #[derive(Clone, Debug, Serialize)]
-pub struct Discovery {
+pub(crate) struct Discovery {
     pub max_subset: usize,
     pub subsets: Vec<discovery::Candidate>,
 }
 
 /// DRs relative to one attribute X.
 #[derive(Clone, Debug, Serialize)]
-pub struct Relative {
+pub(crate) struct Relative {
     /// X (`(records)` for the anonymity set of the records themselves).
     pub attribute: String,
     /// True for a SeDR (X mapped through its semantic partition).
@@ -95,22 +104,22 @@ pub struct Relative {
 
 /// The Discrimination Rate family.
 #[derive(Clone, Debug, Serialize)]
-pub struct Discrimination {
+pub(crate) struct Discrimination {
     /// Identifier class of each quasi-identifier relative to the records (definitions 10–13).
     pub identifiers: BTreeMap<String, IdentifierClass>,
     /// Relative to the records (the anonymity set of seed 000 example 2).
     pub records: Relative,
-    /// Relative to each sensitive attribute (homogeneity attack), and its SeDR when
-    /// `--semantic` partitions it.
+    /// Relative to each sensitive attribute (homogeneity attack), and its SeDR when the
+    /// semantic partitions cover it.
     pub sensitive: Vec<Relative>,
-    /// With an aligned `--original`: DR of each released quasi-identifier relative to its
+    /// With an aligned original: DR of each released quasi-identifier relative to its
     /// original values (identity disclosure, seed 000 table 4.5).
     pub identity: Vec<Dr>,
 }
 
 /// Utility measures.
 #[derive(Clone, Debug, Serialize)]
-pub struct Utility {
+pub(crate) struct Utility {
     pub dm: f64,
     pub cavg: f64,
     #[serde(flatten)]
@@ -148,36 +157,24 @@ fn relative(x: &Column, semantic: bool, qi: &[&Column], max_subset: usize) -> Re
     }
 }
 
-/// Runs `optik assess` and writes the report; returns it.
-pub fn run(a: &AssessArgs) -> Result<AssessReport> {
-    let start = Instant::now();
-    if !(a.risk_threshold.is_finite() && (0.0..=1.0).contains(&a.risk_threshold)) {
-        return Err(bad(format!(
-            "--risk-threshold must be between 0 and 1, got {}",
-            a.risk_threshold
-        )));
-    }
-    if !(a.c.is_finite() && a.c > 0.0) {
-        return Err(bad(format!("--c must be positive, got {}", a.c)));
-    }
-    if a.max_subset == 0 {
-        return Err(bad("--max-subset must be at least 1"));
-    }
-    let mut inputs: Vec<&Path> = vec![&a.input.input];
-    for p in [&a.input.schema, &a.original, &a.semantic]
-        .into_iter()
-        .flatten()
-    {
-        inputs.push(p);
-    }
-    check_destinations(&[&a.report], &inputs, a.force)?;
+/// Measures the table at `path` read with `schema`, its k_i from `ks` when given.
+/// `started` is when the run started (the report's `time_s` counts from there).
+pub fn assess(
+    path: &Path,
+    schema: Schema,
+    ks: Option<KSource>,
+    a: &AssessOptions,
+    started: Instant,
+) -> Result<AssessReport> {
+    a.validate()?;
+    let start = started;
     let mut timings = BTreeMap::new();
     let mut lap = Instant::now();
     let mut tick = |name: &str, timings: &mut BTreeMap<String, f64>| {
         timings.insert(name.to_string(), lap.elapsed().as_secs_f64());
         lap = Instant::now();
     };
-    let d = input::load(a)?;
+    let d = input::load(path, schema, ks, a)?;
     let semantic = match &a.semantic {
         Some(p) => Semantic::read(p, &input::known_values(&d))?,
         None => Semantic::default(),
@@ -192,12 +189,13 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
     let aligned = d.original.as_ref().filter(|o| o.aligned);
     if d.original.is_none() {
         notes.push(
-            "no --original: the journalist risk, DBIL, SBIL, non-uniform entropy, identity DRs and the original side of the a-posteriori utility are left out".into(),
+            format!("no {}: the journalist risk, DBIL, SBIL, non-uniform entropy, identity DRs and the original side of the a-posteriori utility are left out", Setting::Original),
         );
     }
     if let Some(o) = d.original.as_ref().filter(|o| !o.aligned) {
         notes.push(format!(
-            "--original has {} rows and the table {}: rows are not the same records, so DBIL, SBIL, non-uniform entropy and identity DRs are left out",
+            "{} has {} rows and the table {}: rows are not the same records, so DBIL, SBIL, non-uniform entropy and identity DRs are left out",
+            Setting::Original,
             o.rows.len(),
             n
         ));
@@ -223,7 +221,7 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         .collect::<Result<Vec<_>>>()?;
     if d.sensitive.is_empty() {
         notes.push(
-            "no sensitive attribute (schema role `sensitive` or --sensitive): l-diversity, t-closeness, δ-disclosure and the homogeneity DRs are left out".into(),
+            format!("no sensitive attribute (schema role `sensitive` or {}): l-diversity, t-closeness, δ-disclosure and the homogeneity DRs are left out", Setting::Sensitive),
         );
     }
     tick("diversity", &mut timings);
@@ -268,12 +266,12 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
     let cells = utility::cell_loss(&d.qi, &weights);
     let (mut dbil, mut sbil, mut nue, mut nue_share) = (None, None, None, None);
     if let Some(o) = aligned {
-        let specs: Vec<&crate::schema::ColumnSpec> = d.qi_specs.iter().collect();
+        let specs: Vec<&crate::data::schema::ColumnSpec> = d.qi_specs.iter().collect();
         let q = QiTable::decode(&o.table, &specs, &o.rows)?;
         let dist = RecordDistance::new(&q);
         let labels: Vec<usize> = cls.of.iter().map(|&c| c as usize).collect();
         let p = crate::Partition::from_labels(&labels);
-        let m = crate::metrics::compute(&q, &dist, k, &p);
+        let m = crate::partition::metrics::compute(&q, &dist, k, &p);
         dbil = Some(m.dbil);
         sbil = Some(m.sbil);
         let orig_cols: Vec<&Column> = o.qi.iter().collect();
@@ -327,23 +325,5 @@ pub fn run(a: &AssessArgs) -> Result<AssessReport> {
         timings_s: timings,
         time_s: start.elapsed().as_secs_f64(),
     };
-    let json = serde_json::to_vec_pretty(&report).map_err(|e| internal(format!("report: {e}")))?;
-    Staged::write(&a.report, &json)?.commit()?;
-    if !a.quiet {
-        eprintln!(
-            "assessed {} records: {} classes, k achieved {}, prosecutor risk highest {:.4} average {:.4}, {:.1}% sample uniques{}, {:.2} s",
-            n,
-            report.classes.classes,
-            report.classes.k_achieved,
-            report.risk.prosecutor.highest,
-            report.risk.prosecutor.average,
-            100.0 * report.risk.sample_uniques_share,
-            match report.classes.k_violations {
-                Some(v) => format!(", {v} records below their k_i"),
-                None => String::new(),
-            },
-            report.time_s
-        );
-    }
     Ok(report)
 }

@@ -3,29 +3,29 @@
 //!
 //! - **Prosecutor** (the attacker knows the target is in the table): record risk 1/f_j, f_j the
 //!   size of its class; lowest, highest and average (= #classes/n).
-//! - **Journalist** (the table is a sample of a population, `--original`): record risk 1/F_j,
+//! - **Journalist** (the table is a sample of a population, the original): record risk 1/F_j,
 //!   F_j the number of population records that *match* the released tuple: an original record
 //!   matches when, for every quasi-identifier, its value falls under the released value (equal
 //!   text; inside the interval, half-line or mask; under the hierarchy label; `*` matches all;
 //!   see [`super::generalised`]). Records whose tuple matches no original record (a table that
-//!   is not drawn from `--original`) are counted in `unmatched` and left out of the journalist
+//!   is not drawn from the original) are counted in `unmatched` and left out of the journalist
 //!   figures.
 //! - **Marketer**: expected share of records re-identified when linking all: #classes/n
 //!   without a population; with one, (1/n)·Σ_j f_j/F_j (the journalist-marketer variant).
 //! - Sample uniques: records alone in their class; records at risk: prosecutor risk strictly
-//!   above `--risk-threshold`.
+//!   above the risk threshold.
 
 use super::classes::Classes;
 use super::column::Column;
 use super::generalised::{Cover, Domain, QiView};
 use super::utility::is_point;
-use crate::qi::parse_number;
+use crate::data::qi::parse_number;
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// Lowest, highest and average of a per-record risk.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Spread {
+pub(crate) struct Spread {
     pub lowest: f64,
     pub highest: f64,
     pub average: f64,
@@ -45,20 +45,20 @@ fn spread(risks: &[f64], threshold: f64) -> Spread {
 
 /// The `risk` section of the report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RiskReport {
+pub(crate) struct RiskReport {
     pub threshold: f64,
     pub prosecutor: Spread,
     /// #classes / n.
     pub marketer: f64,
     pub sample_uniques: usize,
     pub sample_uniques_share: f64,
-    /// With `--original`: population-based figures.
+    /// With the original: population-based figures.
     pub journalist: Option<Journalist>,
 }
 
 /// Journalist-model figures against a population.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Journalist {
+pub(crate) struct Journalist {
     pub population: usize,
     pub risk: Option<Spread>,
     /// (1/n)·Σ_j f_j/F_j over the matched classes.
@@ -71,7 +71,7 @@ pub struct Journalist {
 
 /// Computes the risk section; `population` gives the original's quasi-identifier columns (in
 /// the order of `qi`).
-pub fn report(
+pub(crate) fn report(
     classes: &Classes,
     qi: &[QiView],
     population: Option<&[Column]>,
@@ -128,7 +128,7 @@ pub fn report(
 /// population's distinct values. A class then scans only the population tuples holding a
 /// value covered on its most selective attribute, checking the others by binary search. Memory
 /// stays proportional to the matches, even for columns with many distinct values.
-pub fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Vec<usize> {
+pub(crate) fn population_counts(classes: &Classes, qi: &[QiView], pop: &[Column]) -> Vec<usize> {
     let m = qi.len();
     let npop = pop.first().map_or(0, Column::len);
     // Distinct population tuples with their multiplicity.

@@ -1,5 +1,5 @@
 //! Semantic partitions (seed 000 §5.4.2, §6.5.1): groups of an attribute's values that an
-//! attacker or a data user does not tell apart, read from a `--semantic` TOML file:
+//! attacker or a data user does not tell apart, read from a TOML file:
 //!
 //! ```toml
 //! [Disease]                       # a column of the table
@@ -22,9 +22,9 @@ use crate::error::{in_file, Result};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// The partitions of a `--semantic` file, per column: value → domain name.
+/// The partitions of a semantic file, per column: value → domain name.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Semantic {
+pub(crate) struct Semantic {
     pub path: PathBuf,
     pub columns: BTreeMap<String, HashMap<String, String>>,
 }
@@ -32,7 +32,10 @@ pub struct Semantic {
 impl Semantic {
     /// Reads and validates a semantic file against the columns' known values (`known(column)`
     /// is `None` for a column the tables do not have).
-    pub fn read(path: &Path, known: &dyn Fn(&str) -> Option<HashSet<String>>) -> Result<Semantic> {
+    pub(crate) fn read(
+        path: &Path,
+        known: &dyn Fn(&str) -> Option<HashSet<String>>,
+    ) -> Result<Semantic> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read semantic partitions: {e}")))?;
         let value: toml::Table = toml::from_str(&text).map_err(|e| {
@@ -99,13 +102,13 @@ impl Semantic {
     }
 
     /// True when the file partitions this column.
-    pub fn has(&self, column: &str) -> bool {
+    pub(crate) fn has(&self, column: &str) -> bool {
         self.columns.contains_key(column)
     }
 
     /// `f_SP`: the column with each value replaced by its semantic domain (unchanged when the
     /// file does not partition the column).
-    pub fn apply(&self, c: &Column) -> Column {
+    pub(crate) fn apply(&self, c: &Column) -> Column {
         match self.columns.get(&c.name) {
             None => c.clone(),
             Some(map) => c.mapped(&c.name, |v| {

@@ -2,19 +2,19 @@
 //!
 //! - From the table alone: **DM** = Σ_classes |e|² when |e| ≥ the largest k_i inside (else
 //!   |e|·n; without a k source every class counts as satisfied), **C_AVG** = (Σ_i 1/k_i)/|E|
-//!   (n/|E| without a k source), as `crate::metrics` defines them; Sweeney's **precision**
+//!   (n/|E| without a k source), as `crate::partition::metrics` defines them; Sweeney's **precision**
 //!   1 − Σ_A Σ_i level_A(i)/(|QI|·n) and Xiao & Tao's **ILoss** Σ_i Σ_A w_A·ILoss(cell) (with
 //!   its per-record average and the share of the worst possible, every cell `*`), from the
 //!   cell readings of [`super::generalised`].
-//! - With an `--original` of the same number of rows in the same order (optik releases keep
+//! - With an original table of the same number of rows in the same order (optik releases keep
 //!   the input order): **DBIL** and **SBIL** of the classes over the original records
-//!   (`crate::metrics::compute`), and the **non-uniform entropy** Σ_i Σ_A −log2 P(orig_A(i) |
+//!   (`crate::partition::metrics::compute`), and the **non-uniform entropy** Σ_i Σ_A −log2 P(orig_A(i) |
 //!   rel_A(i)), P the share of the records released as rel_A(i) whose original is orig_A(i)
 //!   (Gionis & Tassa, as in ARX), with its share of the maximum (every cell generalised to one
 //!   value: Σ_i Σ_A −log2 P(orig_A(i))).
 //! - The **a-posteriori utility** (seed 000 ch. 6, eq. 6.3): for each sensitive attribute X,
 //!   SeDR_X of each quasi-identifier and of all of them together, where X and the keys are
-//!   first mapped through their semantic partitions (`--semantic`, eq. 6.2); with `--original`
+//!   first mapped through their semantic partitions (eq. 6.2); with the original
 //!   the same figures on the original table and the difference release − original.
 
 use super::column::Column;
@@ -25,7 +25,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 /// DM of classes of these sizes given each class's largest k_i.
-pub fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
+pub(crate) fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
     sizes
         .iter()
         .zip(kmax)
@@ -40,13 +40,13 @@ pub fn dm(sizes: &[usize], kmax: &[u32], n: usize) -> f64 {
 }
 
 /// C_AVG = (Σ_i 1/k_i)/|E|.
-pub fn cavg(k: &[u32], classes: usize) -> f64 {
+pub(crate) fn cavg(k: &[u32], classes: usize) -> f64 {
     k.iter().map(|&x| 1.0 / x as f64).sum::<f64>() / classes as f64
 }
 
 /// Precision and ILoss of the released cells.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CellLoss {
+pub(crate) struct CellLoss {
     /// Sweeney's precision in [0, 1] (1 = nothing generalised).
     pub precision: f64,
     /// Σ_i Σ_A w_A·ILoss.
@@ -63,14 +63,14 @@ pub struct CellLoss {
 
 /// One attribute's average level and ILoss.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AttributeLoss {
+pub(crate) struct AttributeLoss {
     pub attribute: String,
     pub level: f64,
     pub iloss: f64,
 }
 
 /// Precision and ILoss; `weights` per quasi-identifier.
-pub fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
+pub(crate) fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
     let n = qi.first().map_or(0, |q| q.column.len()).max(1) as f64;
     let mut level_sum = 0.0;
     let mut iloss = 0.0;
@@ -120,7 +120,7 @@ pub fn cell_loss(qi: &[QiView], weights: &[f64]) -> CellLoss {
 
 /// Non-uniform entropy of released columns against their aligned originals: (total bits,
 /// maximum bits).
-pub fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, f64) {
+pub(crate) fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, f64) {
     let mut total = 0.0;
     let mut max = 0.0;
     for (rel, orig) in released.iter().zip(original) {
@@ -142,9 +142,9 @@ pub fn non_uniform_entropy(released: &[&Column], original: &[&Column]) -> (f64, 
 
 /// The a-posteriori utility of one sensitive attribute on one table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct APosteriori {
+pub(crate) struct APosteriori {
     pub attribute: String,
-    /// True when `--semantic` partitions the attribute.
+    /// True when a semantic partition covers the attribute.
     pub semantic: bool,
     /// SeDR of each key attribute, then of all keys together (last).
     pub keys: Vec<KeyUtility>,
@@ -152,9 +152,9 @@ pub struct APosteriori {
 
 /// SeDR of one key (one attribute or all of them), on the release and on the original.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct KeyUtility {
+pub(crate) struct KeyUtility {
     pub attributes: Vec<String>,
-    /// Whether `--semantic` partitions the key attributes (all that do are applied).
+    /// Whether semantic partitions cover the key attributes (all that do are applied).
     pub semantic: bool,
     pub release: f64,
     pub original: Option<f64>,
@@ -175,7 +175,7 @@ fn sedrs(x: &Column, keys: &[&Column], semantic: &Semantic) -> Vec<f64> {
 
 /// The a-posteriori utility of sensitive attribute `x` with keys `qi`; `original` gives the
 /// same attribute and keys in the original table.
-pub fn a_posteriori(
+pub(crate) fn a_posteriori(
     x: &Column,
     qi: &[&Column],
     original: Option<(&Column, Vec<&Column>)>,
@@ -204,7 +204,7 @@ pub fn a_posteriori(
 }
 
 /// True when a cover is a single original value (used to tell generalised cells apart).
-pub fn is_point(c: &Cover) -> bool {
+pub(crate) fn is_point(c: &Cover) -> bool {
     match c {
         Cover::Numeric { lo, hi, .. } => lo == hi,
         Cover::Ordinal { lo, hi } => lo == hi,
@@ -225,15 +225,15 @@ mod tests {
 
     #[test]
     fn dm_and_cavg_match_crate_metrics() {
-        use crate::distance::RecordDistance;
-        use crate::fixtures::{qi, quasi, table};
-        use crate::schema::Kind;
+        use crate::data::distance::RecordDistance;
+        use crate::data::fixtures::{qi, quasi, table};
+        use crate::data::schema::Kind;
         let t = table(&[&["x"], &["0"], &["1"], &["2"], &["3"], &["9"]]);
         let q = qi(&t, &[quasi("x", Kind::Numeric, 1.0)]);
         let d = RecordDistance::new(&q);
         let p = crate::Partition::from_labels(&[0, 0, 0, 1, 1]);
         let k = [2, 2, 3, 3, 3];
-        let m = crate::metrics::compute(&q, &d, &k, &p);
+        let m = crate::partition::metrics::compute(&q, &d, &k, &p);
         // Class 0: size 3, max k 3 → 9; class 1: size 2 < 3 → 2·5.
         assert_eq!(dm(&[3, 2], &[3, 3], 5), m.dm);
         assert_eq!(m.dm, 19.0);

@@ -1,55 +1,54 @@
-//! `optik bench SPEC.toml --out DIR`: runs a grid of instances × seeds × criteria × methods ×
-//! forms from a TOML spec with the same library calls as `optik anonymise`, checks every
-//! released table independently, and writes `results.csv`, `results.md`, a copy of the spec
-//! and the pictures (`ratios.svg`, one time line per exact run) into DIR atomically. Exact (timed) runs run one at a time; heuristic runs may share the
-//! machine through rayon.
+//! The benchmark grid: runs instances × seeds × criteria × methods × forms from a TOML spec
+//! with the same library calls as `optik anonymise`, checks every released table
+//! independently, and returns `results.csv`, `results.md`, a copy of the spec and the pictures
+//! (`ratios.svg`, one time line per exact run) for `optik bench` to write into a folder. Exact
+//! (timed) runs run one at a time; heuristic runs may share the machine through rayon.
 
 mod plots;
 mod results;
-pub mod spec;
+pub(crate) mod spec;
 
-use crate::check;
-use crate::dataset::Dataset;
-use crate::distance::RecordDistance;
-use crate::error::{in_file, internal, Error, Result};
-use crate::exact::{ExactOptions, MAX_EXACT_RECORDS};
-use crate::heuristics::{effective_k, Form, HeuristicOptions, KMemberCost};
-use crate::output::StagedDir;
+use crate::data::dataset::Dataset;
+use crate::data::distance::RecordDistance;
+use crate::data::table::Table;
+use crate::error::{in_file, Error, Result};
+use crate::partition::exact::{ExactOptions, MAX_EXACT_RECORDS};
+use crate::partition::heuristics::{effective_k, Form, HeuristicOptions, KMemberCost};
+use crate::partition::run::{self, Solver};
+use crate::partition::Method;
 use crate::release;
-use crate::run::{self, Solver};
-use crate::table::Table;
-use crate::{cli::MethodArg, Criterion, Instance};
-use clap::Args;
+use crate::release::check;
+use crate::{Criterion, Instance};
 use indicatif::{ProgressBar, ProgressStyle};
 use optik_models::cp::Search;
 use optik_models::objective_of;
 use rayon::prelude::*;
 use results::Row;
 use spec::{MethodSpec, Spec};
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// File names inside the output folder.
-pub const RESULTS_CSV: &str = "results.csv";
-pub const RESULTS_MD: &str = "results.md";
-pub const SPEC_COPY: &str = "spec.toml";
+pub(crate) const RESULTS_CSV: &str = "results.csv";
+pub(crate) const RESULTS_MD: &str = "results.md";
+pub(crate) const SPEC_COPY: &str = "spec.toml";
 
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// Benchmark spec (TOML); relative paths inside resolve against its folder.
-    pub spec: PathBuf,
-    /// Output folder (written atomically: staged in a temporary sibling, renamed at the end).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an existing, non-empty output folder of a previous `optik bench`.
-    #[arg(long)]
-    pub force: bool,
+/// How the grid runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BenchOptions {
     /// Run the heuristic runs one at a time too (their times are then comparable).
-    #[arg(long)]
     pub sequential: bool,
-    /// No progress bar or summary on stderr.
-    #[arg(long)]
+    /// No progress bar or plan on stderr.
     pub quiet: bool,
+}
+
+/// A finished grid.
+pub(crate) struct BenchResults {
+    /// The output folder's files, by name.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Runs made.
+    pub runs: usize,
+    /// Runs that failed (status error or a failed check).
+    pub failed: usize,
 }
 
 /// One instance of the spec made ready for one seed.
@@ -72,12 +71,10 @@ struct Point<'a> {
     form: Form,
 }
 
-/// Runs `optik bench`.
-pub fn bench(a: &BenchArgs) -> Result<()> {
-    let start = Instant::now();
-    let spec = Spec::read(&a.spec)?;
-    StagedDir::check(&a.out, RESULTS_CSV, &spec.inputs(), a.force)?;
-    let prepared = prepare(&spec)?;
+/// Runs the grid of `spec`; `started` is when the run started (for the wall time).
+pub(crate) fn run(spec: &Spec, a: &BenchOptions, started: Instant) -> Result<BenchResults> {
+    let start = started;
+    let prepared = prepare(spec)?;
     let mut points = Vec::new();
     for (p, prep) in prepared.iter().enumerate() {
         for &criterion in &spec.criteria {
@@ -97,7 +94,7 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
         }
     }
     let (exact, heuristic): (Vec<usize>, Vec<usize>) =
-        (0..points.len()).partition(|&i| points[i].method.method == MethodArg::Optimal);
+        (0..points.len()).partition(|&i| points[i].method.method == Method::Optimal);
     let threads = if a.sequential {
         1
     } else {
@@ -118,7 +115,7 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
         );
     }
     let one = |i: usize| {
-        let row = run_point(&spec, &prepared, &points[i], &bar);
+        let row = run_point(spec, &prepared, &points[i], &bar);
         bar.inc(1);
         (i, row)
     };
@@ -142,7 +139,7 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
     let mut rows: Vec<Row> = done.into_iter().map(|d| d.1).collect();
     results::fill_ratios(&mut rows);
     let header = results::Header {
-        spec: &a.spec.display().to_string(),
+        spec: &spec.path.display().to_string(),
         description: spec.description.as_deref(),
         date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         cores: std::thread::available_parallelism().map_or(1, |c| c.get()),
@@ -169,36 +166,23 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
         scale: spec.scale,
     };
     let pictures = plots::pictures(&rows)?;
-    let staged = StagedDir::create(&a.out)?;
-    staged.write(RESULTS_CSV, &results::to_csv(&rows)?)?;
+    let mut files = vec![(RESULTS_CSV.to_string(), results::to_csv(&rows)?)];
     let mut md = results::to_markdown(&header, &rows);
     md.push_str(&plots::markdown(&pictures));
-    staged.write(RESULTS_MD, md.as_bytes())?;
-    staged.write(SPEC_COPY, spec.text.as_bytes())?;
-    for p in &pictures {
-        staged.write(&p.file, p.svg.as_bytes())?;
+    files.push((RESULTS_MD.to_string(), md.into_bytes()));
+    files.push((SPEC_COPY.to_string(), spec.text.clone().into_bytes()));
+    for p in pictures {
+        files.push((p.file, p.svg.into_bytes()));
     }
-    staged.commit()?;
     let failed = rows
         .iter()
         .filter(|r| r.status == "error" || r.check != "ok")
         .count();
-    if !a.quiet {
-        eprintln!(
-            "{} runs in {:.1} s; results in {}",
-            rows.len(),
-            start.elapsed().as_secs_f64(),
-            a.out.display()
-        );
-    }
-    if failed > 0 {
-        return Err(internal(format!(
-            "{failed} of {} runs failed (status error or a failed check); see {}",
-            rows.len(),
-            a.out.join(RESULTS_MD).display()
-        )));
-    }
-    Ok(())
+    Ok(BenchResults {
+        files,
+        runs: rows.len(),
+        failed,
+    })
 }
 
 fn progress_bar(quiet: bool, n: usize) -> ProgressBar {
@@ -220,7 +204,7 @@ fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
         let exact_runs = spec
             .methods
             .iter()
-            .filter(|m| m.method == MethodArg::Optimal && m.runs_on(&inst.name));
+            .filter(|m| m.method == Method::Optimal && m.runs_on(&inst.name));
         let needs_exact = exact_runs.clone().next().is_some();
         let needs_k_form = exact_runs.clone().any(|m| m.forms.contains(&Form::K));
         let wrap = |e: Error| in_file(&spec.path, format!("instances[{ii}] '{}': {e}", inst.name));
@@ -308,12 +292,12 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
         n: ds.n(),
         method: m.method.name().to_string(),
         engine: match m.method {
-            MethodArg::Optimal => m.engine.resolve(p.criterion).name().to_string(),
+            Method::Optimal => m.engine.resolve(p.criterion).name().to_string(),
             _ => String::new(),
         },
         form: p.form.name().to_string(),
         cost: match m.method {
-            MethodArg::Kmember => KMemberCost::name(m.cost).to_string(),
+            Method::KMember => KMemberCost::name(m.cost).to_string(),
             _ => String::new(),
         },
         criterion: p.criterion.name().to_string(),

@@ -4,13 +4,13 @@
 
 use super::results::Row;
 use crate::error::Result;
-use crate::plot::{self, BoxGroup, BoxPlot, Timeline, TimelinePoint};
+use crate::report::plot::{self, BoxGroup, BoxPlot, Timeline, TimelinePoint};
 
 /// Name of the box plot of ratios.
-pub const RATIOS_SVG: &str = "ratios.svg";
+pub(super) const RATIOS_SVG: &str = "ratios.svg";
 
 /// One picture of the output folder.
-pub struct Picture {
+pub(super) struct Picture {
     /// File name inside the output folder.
     pub file: String,
     /// What it shows, for `results.md`.
@@ -48,7 +48,7 @@ fn group_label(r: &Row, criteria: usize) -> String {
 }
 
 /// The time line file of an exact run.
-pub fn timeline_file(r: &Row) -> String {
+pub(super) fn timeline_file(r: &Row) -> String {
     file_safe(&format!(
         "timeline-{}-{}-{}-{}-seed{}.svg",
         r.instance, r.engine, r.form, r.criterion, r.seed
@@ -57,7 +57,7 @@ pub fn timeline_file(r: &Row) -> String {
 
 /// Every picture of a finished grid: `ratios.svg` when some row has a finite ratio, and a time
 /// line for every exact run that recorded improving solutions.
-pub fn pictures(rows: &[Row]) -> Result<Vec<Picture>> {
+pub(super) fn pictures(rows: &[Row]) -> Result<Vec<Picture>> {
     let mut out = Vec::new();
     let mut criteria: Vec<&str> = rows.iter().map(|r| r.criterion.as_str()).collect();
     criteria.sort_unstable();
@@ -145,7 +145,7 @@ pub fn pictures(rows: &[Row]) -> Result<Vec<Picture>> {
 }
 
 /// The `## Pictures` section of `results.md`.
-pub fn markdown(pictures: &[Picture]) -> String {
+pub(super) fn markdown(pictures: &[Picture]) -> String {
     let mut s = String::from("\n## Pictures\n\n");
     if pictures.is_empty() {
         s.push_str("(none: no ratio to a reference and no exact run with a time line)\n");
@@ -159,7 +159,7 @@ pub fn markdown(pictures: &[Picture]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::TimelineEntry;
+    use crate::partition::exact::TimelineEntry;
 
     #[test]
     fn ratios_and_timelines_become_pictures() {

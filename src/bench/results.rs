@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// One run of the grid, as written to `results.csv`.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct Row {
+pub(super) struct Row {
     pub instance: String,
     pub n: usize,
     pub method: String,
@@ -50,21 +50,21 @@ pub struct Row {
     pub maximise: bool,
     /// Improving solutions of an exact run (criterion value and DBIL of each), for its picture.
     #[serde(skip)]
-    pub timeline: Vec<crate::exact::TimelineEntry>,
+    pub timeline: Vec<crate::partition::exact::TimelineEntry>,
 }
 
 /// What the `objective` column holds.
-pub fn objective_note(scale: f64) -> String {
+pub(super) fn objective_note(scale: f64) -> String {
     format!(
         "objective: the criterion on the integer instance the exact engines solve (distances × {scale}, rounded), \
          for every method, so ratios compare like with like (the float metric above {} records, where no exact run is possible)",
-        crate::exact::MAX_EXACT_RECORDS
+        crate::partition::exact::MAX_EXACT_RECORDS
     )
 }
 
 /// Fills `ratio` and `ratio_to`: each row against the best proven optimum of its instance,
 /// seed and criterion among the exact runs of form ki, or the best bound when none is proven.
-pub fn fill_ratios(rows: &mut [Row]) {
+pub(super) fn fill_ratios(rows: &mut [Row]) {
     let key = |r: &Row| (r.instance.clone(), r.seed, r.criterion.clone());
     let refs: Vec<(usize, Option<f64>, Option<f64>)> = (0..rows.len())
         .map(|i| {
@@ -114,7 +114,7 @@ pub fn fill_ratios(rows: &mut [Row]) {
 }
 
 /// `results.csv`.
-pub fn to_csv(rows: &[Row]) -> Result<Vec<u8>> {
+pub(super) fn to_csv(rows: &[Row]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r)
@@ -125,7 +125,7 @@ pub fn to_csv(rows: &[Row]) -> Result<Vec<u8>> {
 }
 
 /// What the Markdown header says about the machine and the way the runs were made.
-pub struct Header<'a> {
+pub(super) struct Header<'a> {
     pub spec: &'a str,
     pub description: Option<&'a str>,
     pub date: String,
@@ -145,7 +145,7 @@ fn num(v: Option<f64>, digits: usize) -> String {
 }
 
 /// `results.md`: the header, a summary of ratios per method, and the full table.
-pub fn to_markdown(h: &Header, rows: &[Row]) -> String {
+pub(super) fn to_markdown(h: &Header, rows: &[Row]) -> String {
     let mut s = String::from("# optik bench results\n\n");
     if let Some(d) = h.description {
         s.push_str(&format!("{}\n\n", d.trim()));

@@ -3,44 +3,65 @@
 //! error naming it) and resolved against the spec's own folder, so a spec runs the same from
 //! anywhere.
 
-use crate::cli::{KArgs, MethodArg, Privacy};
-use crate::dataset::RowSample;
+use crate::data::dataset::RowSample;
+use crate::data::k_source::correlated::DEFAULT_AXES;
+use crate::data::k_source::{KAssign, KChoice, KSettings, KSource};
+use crate::data::schema::{Schema, SchemaSource};
 use crate::error::{in_file, Error, Result};
-use crate::exact::{self, Engine};
-use crate::heuristics::{Form, KMemberCost};
-use crate::k_assign::{KAssign, DEFAULT_AXES};
-use crate::privacy::KSource;
-use crate::schema::Schema;
+use crate::partition::exact::{self, Engine};
+use crate::partition::heuristics::{Form, KMemberCost};
+use crate::partition::Method;
 use crate::Criterion;
-use clap::ValueEnum;
 use serde::{Deserialize, Deserializer};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A value read from TOML by its command-line name (`--method`, `--engine`, `--form`,
-/// `--cost`), so the spec accepts exactly what the CLI accepts.
+/// A value read from TOML by its name (the name the command line and the reports use), so
+/// the spec accepts exactly what `optik anonymise` accepts.
 #[derive(Clone, Copy, Debug)]
 struct Flag<T>(T);
 
-/// The spec key a [`Flag`] value belongs to, for error messages.
-trait Key {
+/// A choice a spec names: its key (for error messages) and its values by name.
+trait Key: Copy + 'static {
     const KEY: &'static str;
+    const ALL: &'static [Self];
+    fn name(self) -> &'static str;
 }
 
-impl Key for MethodArg {
+impl Key for Method {
     const KEY: &'static str = "method";
+    const ALL: &'static [Self] = &Method::ALL;
+    fn name(self) -> &'static str {
+        Method::name(self)
+    }
 }
 impl Key for Engine {
     const KEY: &'static str = "engine";
+    const ALL: &'static [Self] = &[Engine::Auto, Engine::Cp, Engine::Colgen, Engine::Mip];
+    fn name(self) -> &'static str {
+        Engine::name(self)
+    }
 }
 impl Key for Form {
     const KEY: &'static str = "form";
+    const ALL: &'static [Self] = &Form::ALL;
+    fn name(self) -> &'static str {
+        Form::name(self)
+    }
 }
 impl Key for KMemberCost {
     const KEY: &'static str = "cost";
+    const ALL: &'static [Self] = &KMemberCost::ALL;
+    fn name(self) -> &'static str {
+        KMemberCost::name(self)
+    }
 }
 impl Key for KAssign {
     const KEY: &'static str = "k_assign";
+    const ALL: &'static [Self] = &KAssign::ALL;
+    fn name(self) -> &'static str {
+        KAssign::name(self)
+    }
 }
 
 /// A criterion read by its command-line name.
@@ -56,21 +77,21 @@ impl<'de> Deserialize<'de> for CriterionName {
     }
 }
 
-impl<'de, T: ValueEnum + Key> Deserialize<'de> for Flag<T> {
+impl<'de, T: Key> Deserialize<'de> for Flag<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        T::from_str(&s, false).map(Flag).map_err(|_| {
-            let names: Vec<String> = T::value_variants()
-                .iter()
-                .filter_map(|v| v.to_possible_value())
-                .map(|p| p.get_name().to_string())
-                .collect();
-            serde::de::Error::custom(format!(
-                "unknown {} '{s}' (one of {})",
-                T::KEY,
-                names.join(", ")
-            ))
-        })
+        T::ALL
+            .iter()
+            .find(|v| v.name() == s)
+            .map(|&v| Flag(v))
+            .ok_or_else(|| {
+                let names: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+                serde::de::Error::custom(format!(
+                    "unknown {} '{s}' (one of {})",
+                    T::KEY,
+                    names.join(", ")
+                ))
+            })
     }
 }
 
@@ -140,7 +161,7 @@ enum SampleKind {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MethodFile {
-    method: Flag<MethodArg>,
+    method: Flag<Method>,
     #[serde(default)]
     cost: Option<Flag<KMemberCost>>,
     #[serde(default)]
@@ -155,7 +176,7 @@ struct MethodFile {
 
 /// One instance of the grid: a table, its schema, the rows kept and the k_i source.
 #[derive(Clone, Debug)]
-pub struct InstanceSpec {
+pub(crate) struct InstanceSpec {
     pub name: String,
     /// The table, resolved against the spec's folder.
     pub csv: PathBuf,
@@ -165,62 +186,44 @@ pub struct InstanceSpec {
     pub delimiter: Option<u8>,
     pub drop_missing: bool,
     pub sample: RowSample,
-    /// The k_i source flags; the run's seed completes them (`--k-dist`, `--k-preset` draws).
-    k: KArgs,
-    k_levels: String,
-    k_assign: KAssign,
-    k_axes: String,
-    k_axis_order: Vec<String>,
+    /// The k_i source; the run's seed completes it (distribution and preset draws).
+    k: KSettings,
 }
 
 impl InstanceSpec {
     /// The k_i source of this instance for one grid seed.
-    pub fn k_source(&self, seed: u64) -> Result<KSource> {
-        Privacy {
-            choice: self.k.clone(),
-            k_levels: self.k_levels.clone(),
+    pub(crate) fn k_source(&self, seed: u64) -> Result<KSource> {
+        KSettings {
             seed,
-            k_assign: self.k_assign,
-            k_axes: self.k_axes.clone(),
-            k_axis_order: self.k_axis_order.clone(),
+            ..self.k.clone()
         }
         .source()
     }
 
-    /// Whether the k_i depend on the seed (drawn from a distribution).
-    pub fn k_is_drawn(&self) -> bool {
-        (self.k.k_dist.is_some() || self.k.k_preset.is_some()) && self.k_assign == KAssign::Random
-    }
-
     /// Short description of the k_i source for the results header.
-    pub fn k_description(&self) -> String {
-        let k = &self.k;
-        if self.k_assign == KAssign::Correlated {
+    pub(crate) fn k_description(&self) -> String {
+        if self.k.assign == KAssign::Correlated {
             return match self.k_source(0) {
                 Ok(ks) => ks.describe(),
                 Err(e) => e.to_string(),
             };
         }
-        if let Some(k) = k.k {
-            format!("k = {k}")
-        } else if let Some(c) = &k.k_column {
-            format!("k_i from column '{c}'")
-        } else if let Some(d) = &k.k_dist {
-            format!("k_i drawn from {d} with the run's seed")
-        } else {
-            format!(
-                "k_i drawn from preset {} over levels {} with the run's seed",
-                k.k_preset.as_deref().unwrap_or(""),
-                self.k_levels
-            )
+        match &self.k.choice {
+            KChoice::Uniform(k) => format!("k = {k}"),
+            KChoice::Column(c) => format!("k_i from column '{c}'"),
+            KChoice::Distribution(d) => format!("k_i drawn from {d} with the run's seed"),
+            KChoice::Preset(p) => format!(
+                "k_i drawn from preset {p} over levels {} with the run's seed",
+                self.k.levels
+            ),
         }
     }
 }
 
 /// One method of the grid.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MethodSpec {
-    pub method: MethodArg,
+pub(crate) struct MethodSpec {
+    pub method: Method,
     /// Greedy k-member cost (k-member only).
     pub cost: KMemberCost,
     /// Exact engine, resolved per criterion at run time (optimal only).
@@ -235,7 +238,7 @@ pub struct MethodSpec {
 
 impl MethodSpec {
     /// Whether this method runs on the named instance.
-    pub fn runs_on(&self, instance: &str) -> bool {
+    pub(crate) fn runs_on(&self, instance: &str) -> bool {
         self.instances
             .as_ref()
             .is_none_or(|v| v.iter().any(|i| i == instance))
@@ -244,7 +247,7 @@ impl MethodSpec {
 
 /// A parsed and validated spec.
 #[derive(Clone, Debug)]
-pub struct Spec {
+pub(crate) struct Spec {
     pub path: PathBuf,
     /// The spec file's text, copied into the output folder.
     pub text: String,
@@ -258,7 +261,7 @@ pub struct Spec {
 
 impl Spec {
     /// Reads and validates a spec; every error is one line naming the spec file and the key.
-    pub fn read(path: &Path) -> Result<Spec> {
+    pub(crate) fn read(path: &Path) -> Result<Spec> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| in_file(path, format!("cannot read spec: {e}")))?;
         let file: SpecFile =
@@ -300,7 +303,7 @@ impl Spec {
         for (i, m) in file.methods.into_iter().enumerate() {
             let key = format!("methods[{i}]");
             let method = m.method.0;
-            let only = |field: &str, given: bool, wanted: MethodArg| {
+            let only = |field: &str, given: bool, wanted: Method| {
                 if given && method != wanted {
                     Err(bad(
                         &format!("{key}.{field}"),
@@ -310,9 +313,9 @@ impl Spec {
                     Ok(())
                 }
             };
-            only("cost", m.cost.is_some(), MethodArg::Kmember)?;
-            only("engine", m.engine.is_some(), MethodArg::Optimal)?;
-            only("time_limit", m.time_limit.is_some(), MethodArg::Optimal)?;
+            only("cost", m.cost.is_some(), Method::KMember)?;
+            only("engine", m.engine.is_some(), Method::Optimal)?;
+            only("time_limit", m.time_limit.is_some(), Method::Optimal)?;
             let spec = MethodSpec {
                 method,
                 cost: m.cost.map_or(KMemberCost::Personalised, |c| c.0),
@@ -341,7 +344,7 @@ impl Spec {
                     &format!("no instance is named '{unknown}'"),
                 ));
             }
-            if method == MethodArg::Optimal && spec.time_limit.is_none() {
+            if method == Method::Optimal && spec.time_limit.is_none() {
                 return Err(bad(
                     &format!("{key}.time_limit"),
                     &"optimal runs need a time limit (here or at the top level)",
@@ -365,7 +368,7 @@ impl Spec {
         if has_duplicates(&criteria) || has_duplicates(&seeds) {
             return Err(bad("criteria/seeds", &"a value is listed twice"));
         }
-        for m in methods.iter().filter(|m| m.method == MethodArg::Optimal) {
+        for m in methods.iter().filter(|m| m.method == Method::Optimal) {
             for &c in &criteria {
                 let engine = m.engine.resolve(c);
                 if (engine == Engine::Colgen && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
@@ -382,7 +385,7 @@ impl Spec {
                 }
             }
         }
-        let scale = file.scale.unwrap_or(crate::distance::DEFAULT_SCALE);
+        let scale = file.scale.unwrap_or(crate::data::distance::DEFAULT_SCALE);
         if !(scale.is_finite() && scale > 0.0) {
             return Err(bad("scale", &format!("must be positive, got {scale}")));
         }
@@ -399,7 +402,7 @@ impl Spec {
     }
 
     /// Input files the output folder must not contain.
-    pub fn inputs(&self) -> Vec<&Path> {
+    pub(crate) fn inputs(&self) -> Vec<&Path> {
         let mut v: Vec<&Path> = vec![&self.path];
         for i in &self.instances {
             v.push(&i.csv);
@@ -419,21 +422,25 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
     if !csv.is_file() {
         return Err(err("csv", &format!("no such file {}", csv.display())));
     }
-    let schema = match (&f.schema, &f.qi) {
+    let source = match (&f.schema, &f.qi) {
         (Some(s), None) => {
             let s = base.join(s);
             if !s.is_file() {
                 return Err(err("schema", &format!("no such file {}", s.display())));
             }
-            Schema::read(&s)?
+            SchemaSource::File(s)
         }
-        (None, Some(q)) => Schema::from_qi_list(q).map_err(|e| err("qi", &e))?,
+        (None, Some(q)) => SchemaSource::QiList(q.clone()),
         _ => return Err(err("schema", &"give exactly one of schema and qi")),
+    };
+    let schema = match &source {
+        SchemaSource::File(_) => Schema::load(&source)?,
+        SchemaSource::QiList(_) => Schema::load(&source).map_err(|e| err("qi", &e))?,
     };
     let delimiter = f
         .delimiter
         .as_deref()
-        .map(crate::table::parse_delimiter)
+        .map(crate::data::table::parse_delimiter)
         .transpose()
         .map_err(|e| err("delimiter", &e))?;
     let sample = match (f.rows, f.sample.unwrap_or(SampleKind::First), f.sample_seed) {
@@ -463,13 +470,18 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
     if f.k_levels.is_some() && f.k_preset.is_none() {
         return Err(err("k_levels", &"applies to k_preset only"));
     }
-    let k = match f.k {
-        Some(k) => Some(crate::privacy::parse_k(&k.to_string()).map_err(|e| err("k", &e))?),
-        None => None,
+    let choice = match (f.k, f.k_column, f.k_dist, f.k_preset) {
+        (Some(k), ..) => KChoice::Uniform(
+            crate::data::k_source::parse_k(&k.to_string()).map_err(|e| err("k", &e))?,
+        ),
+        (_, Some(c), ..) => KChoice::Column(c),
+        (_, _, Some(d), _) => KChoice::Distribution(d),
+        (.., Some(p)) => KChoice::Preset(p),
+        _ => unreachable!("exactly one k source is given"),
     };
     let k_levels = match &f.k_levels {
         Some(l) => l.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
-        None => "3,5,7".to_string(),
+        None => crate::data::k_source::DEFAULT_LEVELS.to_string(),
     };
     let spec = InstanceSpec {
         name: f.name,
@@ -479,28 +491,28 @@ fn instance(f: InstanceFile, base: &Path) -> Result<InstanceSpec> {
         delimiter,
         drop_missing: f.drop_missing,
         sample,
-        k: KArgs {
-            k,
-            k_column: f.k_column,
-            k_dist: f.k_dist,
-            k_preset: f.k_preset,
+        k: KSettings {
+            choice,
+            levels: k_levels,
+            seed: 0,
+            assign: f.k_assign.map_or(KAssign::Random, |a| a.0),
+            axes: match &f.k_axes {
+                Some(a) => a.join(","),
+                None => DEFAULT_AXES.to_string(),
+            },
+            axis_order: f.k_axis_order.unwrap_or_default(),
         },
-        k_levels,
-        k_assign: f.k_assign.map_or(KAssign::Random, |a| a.0),
-        k_axes: match &f.k_axes {
-            Some(a) => a.join(","),
-            None => DEFAULT_AXES.to_string(),
-        },
-        k_axis_order: f.k_axis_order.unwrap_or_default(),
     };
     // Parse the distribution now, so a bad one is reported before anything runs.
-    let k_key = if spec.k_assign == KAssign::Correlated
-        || spec.k_axes != DEFAULT_AXES
-        || !spec.k_axis_order.is_empty()
+    let k_key = if spec.k.assign == KAssign::Correlated
+        || spec.k.axes != DEFAULT_AXES
+        || !spec.k.axis_order.is_empty()
     {
         "k_assign"
+    } else if matches!(spec.k.choice, KChoice::Distribution(_)) {
+        "k_dist"
     } else {
-        ["k_dist", "k_preset"][usize::from(spec.k.k_dist.is_none())]
+        "k_preset"
     };
     spec.k_source(0).map_err(|e| err(k_key, &e))?;
     Ok(spec)

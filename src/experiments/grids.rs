@@ -1,12 +1,12 @@
 //! The four experiments of seed 001 §5.5 as grids of heuristic runs: each grid point's DBIL
 //! ratio averaged over the seeds, written as CSV, Markdown and heatmaps.
 
+use super::options::{ExperimentOptions, File, SUMMARY};
 use super::runs::{frequency_grid, mean, Levels, Sample, HIGH, LOW};
-use super::{ExperimentArgs, File, SUMMARY};
+use crate::data::k_source::PRESETS;
 use crate::error::{internal, Result};
-use crate::heuristics::Method;
-use crate::plot::{self, Heatmap};
-use crate::privacy::PRESETS;
+use crate::partition::heuristics::Heuristic;
+use crate::report::plot::{self, Heatmap};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -19,16 +19,16 @@ fn levels_name(l: Levels) -> String {
 
 /// Key of a uniform k-anonymity run: the seed only matters to greedy k-member (MDAV and
 /// Mondrian are deterministic, so one run serves every seed).
-fn uniform_key(m: Method, k: u32, seed: u64) -> (Method, u32, u64) {
-    (m, k, if m == Method::KMember { seed } else { 0 })
+fn uniform_key(m: Heuristic, k: u32, seed: u64) -> (Heuristic, u32, u64) {
+    (m, k, if m == Heuristic::KMember { seed } else { 0 })
 }
 
 /// DBIL of uniform k-anonymity for every (heuristic, k, seed) asked, computed once each.
 fn uniform_runs(
     s: &Sample,
-    keys: &[(Method, u32, u64)],
+    keys: &[(Heuristic, u32, u64)],
     bar: &ProgressBar,
-) -> HashMap<(Method, u32, u64), f64> {
+) -> HashMap<(Heuristic, u32, u64), f64> {
     keys.par_iter()
         .map(|&(m, k, seed)| {
             let v = s.dbil(m, &vec![k; s.n()], seed);
@@ -92,13 +92,13 @@ struct Run {
 }
 
 /// The k_i runs of a grid: (heuristic, levels, shares, shares label, correlated) × seeds.
-type Point = (Method, Levels, [f64; 3], String, bool);
+type Point = (Heuristic, Levels, [f64; 3], String, bool);
 
 fn run_points(s: &Sample, points: &[Point], seeds: &[u64], deletion: bool) -> Result<Vec<Run>> {
     let jobs: Vec<(usize, u64)> = (0..points.len())
         .flat_map(|p| seeds.iter().map(move |&seed| (p, seed)))
         .collect();
-    let mut keys: Vec<(Method, u32, u64)> = jobs
+    let mut keys: Vec<(Heuristic, u32, u64)> = jobs
         .iter()
         .flat_map(|&(p, seed)| {
             let (m, l, ..) = points[p];
@@ -167,7 +167,7 @@ fn cell(v: Option<f64>) -> String {
 }
 
 /// Table 5.3.
-pub fn table53(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
+pub(super) fn table53(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let mut points: Vec<Point> = Vec::new();
     for &m in &a.heuristics {
         for (_, l) in LEVELS {
@@ -263,7 +263,7 @@ fn frequency_heatmap(
     })
 }
 
-fn grid_points(heuristics: &[Method], step: u32) -> Vec<Point> {
+fn grid_points(heuristics: &[Heuristic], step: u32) -> Vec<Point> {
     let mut points = Vec::new();
     for &m in heuristics {
         for (_, l) in LEVELS {
@@ -298,7 +298,7 @@ fn grid_summary(md: &mut String, rows: &[(String, Vec<f64>)]) {
 }
 
 /// Figures 5.5–5.8.
-pub fn frequency(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
+pub(super) fn frequency(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let runs = run_points(s, &grid_points(&a.heuristics, a.step), &a.seeds, false)?;
     let mut files = Vec::new();
     let mut summary = Vec::new();
@@ -358,7 +358,7 @@ pub fn frequency(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
 }
 
 /// Figure 5.10.
-pub fn deletion(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
+pub(super) fn deletion(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let runs = run_points(s, &grid_points(&a.heuristics, a.step), &a.seeds, true)?;
     let mut files = Vec::new();
     let mut summary = Vec::new();
@@ -410,7 +410,7 @@ pub fn deletion(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
 }
 
 /// Figure 5.9.
-pub fn scale(s: &Sample, a: &ExperimentArgs) -> Result<Vec<File>> {
+pub(super) fn scale(s: &Sample, a: &ExperimentOptions) -> Result<Vec<File>> {
     let personal = PRESETS
         .iter()
         .find(|p| p.0 == "personal")

@@ -3,140 +3,102 @@
 //! and improving solutions — and optionally the search tree as SVG.
 //!
 //! The search itself is recorded by `optik_models::cp::explain` (hooks around pumpkin); this
-//! module loads the table, names records and classes readably ([`text`]) and draws the tree
+//! module checks the table is tiny, names records and classes readably ([`text`]) and draws the tree
 //! ([`tree`]).
 
-pub mod text;
-pub mod tree;
+pub(crate) mod text;
+pub(crate) mod tree;
 
-use crate::cli::{InputArgs, Privacy};
-use crate::dataset::{Dataset, LoadOptions};
+use crate::data::dataset::Dataset;
 use crate::error::{input, Result};
-use crate::output::{check_destinations, Staged};
+use crate::settings::Setting;
 use crate::Criterion;
-use clap::Args;
-use optik_models::cp::explain::{self as engine, ExplainOptions, MAX_RECORDS};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use optik_models::cp::explain::{self as engine, MAX_RECORDS};
+use optik_models::cp::Search;
 
-#[derive(Args, Debug)]
-pub struct ExplainArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub k: Privacy,
+/// What to trace and how to show it.
+#[derive(Clone, Debug)]
+pub(crate) struct ExplainOptions {
     /// Criterion to optimise.
-    #[arg(long, default_value = "dbil")]
     pub criterion: Criterion,
-    /// Search strategy: switching, create, fill, autonomous.
-    #[arg(long, default_value = "autonomous")]
-    pub search: optik_models::cp::Search,
-    /// Do not post the dominance cap |C| ≤ 2·max k_i − 1.
-    #[arg(long)]
-    pub no_size_cap: bool,
-    /// dbil/wcsd: do not post the set-partitioning LP's dual bound (DualBound).
-    #[arg(long)]
-    pub no_lp_bound: bool,
+    /// Search strategy.
+    pub search: Search,
+    /// Post the dominance cap |C| ≤ 2·max k_i − 1.
+    pub size_cap: bool,
+    /// dbil/wcsd: post the set-partitioning LP's dual bound (DualBound).
+    pub lp_bound: bool,
     /// Stop the search after this many decisions (the trace says so).
-    #[arg(long, default_value_t = 5000)]
     pub max_decisions: usize,
     /// Integer units per distance unit.
-    #[arg(long, default_value_t = crate::distance::DEFAULT_SCALE)]
     pub scale: f64,
-    /// Draw the search tree as SVG into this file.
-    #[arg(long)]
-    pub tree: Option<PathBuf>,
-    /// Write the trace into this file (default: standard output).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// List each record's quasi-identifier values in the trace's legend (off by default: the
-    /// trace names records by row only).
-    #[arg(long)]
+    /// List each record's quasi-identifier values in the trace's legend.
     pub show_values: bool,
-    /// Replace existing outputs.
-    #[arg(long)]
-    pub force: bool,
+    /// Draw the search tree as SVG too.
+    pub tree: bool,
 }
 
-/// Runs `optik explain`.
-pub fn run(a: &ExplainArgs) -> Result<()> {
-    let schema = match (&a.input.schema, &a.input.qi) {
-        (Some(s), None) => crate::schema::Schema::read(s)?,
-        (None, Some(q)) => crate::schema::Schema::from_qi_list(q)?,
-        _ => return Err(input("give either --schema or --qi")),
-    };
-    let ks = a.k.source()?;
-    let outputs: Vec<&Path> = a
-        .out
-        .iter()
-        .chain(a.tree.iter())
-        .map(PathBuf::as_path)
-        .collect();
-    let mut inputs: Vec<&Path> = vec![&a.input.input];
-    if let Some(s) = &a.input.schema {
-        inputs.push(s);
+impl ExplainOptions {
+    /// Refuses a scale or a decision budget that cannot run (before the table is read).
+    pub(crate) fn validate(&self) -> Result<()> {
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Err(input(format!(
+                "{} must be positive, got {}",
+                Setting::Scale,
+                self.scale
+            )));
+        }
+        if self.max_decisions == 0 {
+            return Err(input(format!(
+                "{} must be at least 1",
+                Setting::MaxDecisions
+            )));
+        }
+        Ok(())
     }
-    check_destinations(&outputs, &inputs, a.force)?;
-    if !(a.scale.is_finite() && a.scale > 0.0) {
-        return Err(input(format!("--scale must be positive, got {}", a.scale)));
-    }
-    if a.max_decisions == 0 {
-        return Err(input("--max-decisions must be at least 1"));
-    }
-    let ds = Dataset::load(
-        &a.input.input,
-        schema,
-        &ks,
-        &LoadOptions {
-            delimiter: a.input.delimiter,
-            drop_missing: a.input.drop_missing,
-        },
-    )?;
+}
+
+/// A traced search: the readable trace and, when asked, the search tree.
+#[derive(Clone, Debug)]
+pub(crate) struct Explanation {
+    pub text: String,
+    /// The search tree as SVG.
+    pub tree: Option<String>,
+}
+
+/// Traces the exact CP search on `ds` (at most [`MAX_RECORDS`] records).
+pub(crate) fn explain(ds: &Dataset, opts: &ExplainOptions) -> Result<Explanation> {
+    opts.validate()?;
     if ds.n() > MAX_RECORDS {
         return Err(input(format!(
             "{}: explain traces tables of at most {MAX_RECORDS} records (this one has {}); take an excerpt",
-            a.input.input.display(),
+            ds.table.path.display(),
             ds.n()
         )));
     }
     let inst = ds
         .distance()
-        .instance(ds.k.clone(), a.scale)
+        .instance(ds.k.clone(), opts.scale)
         .map_err(input)?;
     let trace = engine::explain(
         &inst,
-        &ExplainOptions {
-            criterion: a.criterion,
-            search: a.search,
-            size_cap: !a.no_size_cap,
-            lp_bound: !a.no_lp_bound,
-            max_decisions: a.max_decisions,
+        &engine::ExplainOptions {
+            criterion: opts.criterion,
+            search: opts.search,
+            size_cap: opts.size_cap,
+            lp_bound: opts.lp_bound,
+            max_decisions: opts.max_decisions,
             time_limit: None,
         },
     )
     .map_err(|e| input(e.to_string()))?;
-    let names = text::Names::new(&ds, a.show_values);
+    let names = text::Names::new(ds, opts.show_values);
     let header = text::Header {
-        input: a.input.input.display().to_string(),
-        k_source: ks.describe(),
-        search: a.search.name(),
+        input: ds.table.path.display().to_string(),
+        k_source: ds.k_source.describe(),
+        search: opts.search.name(),
     };
-    let body = text::render(&trace, &names, &header);
-    let staged_tree = match &a.tree {
-        Some(path) => Some(Staged::write(path, tree::svg(&trace, &names).as_bytes())?),
-        None => None,
-    };
-    match &a.out {
-        Some(path) => Staged::write(path, body.as_bytes())?.commit()?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(body.as_bytes())
-                .and_then(|_| out.flush())
-                .map_err(|e| crate::error::internal(format!("standard output: {e}")))?;
-        }
-    }
-    if let Some(t) = staged_tree {
-        t.commit()?;
-    }
-    Ok(())
+    Ok(Explanation {
+        text: text::render(&trace, &names, &header),
+        tree: opts.tree.then(|| tree::svg(&trace, &names)),
+    })
 }

@@ -2,12 +2,12 @@
 //! classes `C1..`, the objective in distance units; premises grouped so that a Membership
 //! explanation over eight records reads as one clause.
 
-use crate::dataset::Dataset;
+use crate::data::dataset::Dataset;
 use optik_models::cp::explain::{Because, Event, Leaf, Lit, Op, Trace, Var};
 use std::fmt::Write;
 
 /// How records are named.
-pub struct Names {
+pub(crate) struct Names {
     /// Legend line of each record (without k_i).
     pub legend: Vec<String>,
 }
@@ -15,7 +15,7 @@ pub struct Names {
 impl Names {
     /// `r{i} (row R)`, R the 1-based data row (file line R + 1); with `values`, the record's
     /// quasi-identifier values too.
-    pub fn new(ds: &Dataset, values: bool) -> Names {
+    pub(crate) fn new(ds: &Dataset, values: bool) -> Names {
         let cols: Vec<(String, Option<usize>)> = ds
             .qi
             .attributes
@@ -50,20 +50,20 @@ impl Names {
 }
 
 /// Facts about the run that the trace does not hold.
-pub struct Header {
+pub(crate) struct Header {
     pub input: String,
     pub k_source: String,
     pub search: &'static str,
 }
 
 /// A value of the objective in distance units.
-pub fn units(t: &Trace, v: i64) -> String {
+pub(crate) fn units(t: &Trace, v: i64) -> String {
     let digits = t.scale.log10().ceil().clamp(0.0, 9.0) as usize;
     format!("{:.*}", digits, v as f64 / t.scale)
 }
 
 /// One atomic constraint, e.g. `r4 ∈ C2`, `class(r4) ≤ C2`, `dbil ≥ 1.250`.
-pub fn lit(t: &Trace, l: &Lit) -> String {
+pub(crate) fn lit(t: &Trace, l: &Lit) -> String {
     match l.var {
         Var::Record(i) => match l.op {
             Op::Eq => format!("r{i} ∈ C{}", l.value),
@@ -84,7 +84,7 @@ pub fn lit(t: &Trace, l: &Lit) -> String {
 }
 
 /// A conjunction with the records of equal relations grouped: `{r1, r2} ∉ C2 ∧ dbil ≤ 3.000`.
-pub fn conjunction(t: &Trace, lits: &[Lit]) -> String {
+pub(crate) fn conjunction(t: &Trace, lits: &[Lit]) -> String {
     let mut groups: Vec<((Op, i32), Vec<usize>)> = Vec::new();
     let mut other = Vec::new();
     for l in lits {
@@ -140,7 +140,7 @@ fn because(t: &Trace, b: &Because, propagator: &str) -> String {
 }
 
 /// The classes of a labelling: `C1 {r0, r1} C2 {r2, r3}`.
-pub fn classes(labels: &[i32]) -> String {
+pub(crate) fn classes(labels: &[i32]) -> String {
     let mut ids: Vec<i32> = labels.to_vec();
     ids.sort_unstable();
     ids.dedup();
@@ -169,7 +169,7 @@ fn indent(level: usize) -> String {
 }
 
 /// The whole trace as text.
-pub fn render(t: &Trace, names: &Names, h: &Header) -> String {
+pub(crate) fn render(t: &Trace, names: &Names, h: &Header) -> String {
     let mut s = String::new();
     let obj = t.criterion.name();
     let _ = writeln!(

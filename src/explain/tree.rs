@@ -61,7 +61,7 @@ fn layout(children: &[Vec<usize>], roots: &[usize], total: usize) -> Layout {
 }
 
 /// The SVG document.
-pub fn svg(t: &Trace, _names: &Names) -> String {
+pub(crate) fn svg(t: &Trace, _names: &Names) -> String {
     let searches = t
         .events
         .iter()

@@ -24,6 +24,16 @@ pub struct Master {
     artificial: usize,
 }
 
+impl std::fmt::Debug for Master {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Master")
+            .field("columns", &self.columns.len())
+            .field("cuts", &self.cuts.len())
+            .field("artificial", &self.artificial)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Solution of one master LP solve.
 #[derive(Clone, Debug)]
 pub struct LpSolution {

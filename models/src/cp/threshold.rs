@@ -15,7 +15,7 @@ pub(crate) struct Graph {
 
 impl Graph {
     /// The threshold graph on `recs` (local index = position in `recs`).
-    pub fn new(dist: &[Vec<i64>], recs: &[usize], d_max: i64) -> Self {
+    pub(super) fn new(dist: &[Vec<i64>], recs: &[usize], d_max: i64) -> Self {
         let n = recs.len();
         let mut adj = vec![false; n * n];
         for (a, &ra) in recs.iter().enumerate() {
@@ -28,12 +28,12 @@ impl Graph {
     }
 
     #[inline]
-    pub fn ok(&self, a: usize, b: usize) -> bool {
+    pub(super) fn ok(&self, a: usize, b: usize) -> bool {
         self.adj[a * self.n + b]
     }
 
     /// Connected components (local indices), smallest first.
-    pub fn components(&self) -> Vec<Vec<usize>> {
+    pub(super) fn components(&self) -> Vec<Vec<usize>> {
         let n = self.n;
         let mut comp = vec![usize::MAX; n];
         let mut out: Vec<Vec<usize>> = Vec::new();
@@ -378,7 +378,7 @@ impl Driver<'_> {
     }
 
     /// Bound-first search over the candidate thresholds.
-    pub fn run(&mut self) -> Proof {
+    pub(super) fn run(&mut self) -> Proof {
         let n = self.inst.n;
         let lb0 = self.m.iter().copied().max().unwrap_or(0);
         let mut cands: Vec<i64> = vec![lb0];

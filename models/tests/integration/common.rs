@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Random points in a small grid (Manhattan distance) with k_i drawn from `ks`.
-pub fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
+pub(crate) fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let dims = rng.gen_range(1..=3);
     let pts: Vec<Vec<i64>> = (0..n)
@@ -27,7 +27,7 @@ pub fn random_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
 
 /// Random symmetric matrix (not necessarily metric).
 #[allow(clippy::needless_range_loop, reason = "fills a symmetric matrix")]
-pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
+pub(crate) fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dist = vec![vec![0i64; n]; n];
     for i in 0..n {
@@ -45,7 +45,7 @@ pub fn random_matrix_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
 
 /// Which extra constraint a random instance gets.
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub(crate) enum Kind {
     Diversity,
     Links,
     MaxSize,
@@ -54,7 +54,7 @@ pub enum Kind {
 
 /// Random class constraints of one kind for `inst`: sensitive values in 0..3 with l ∈ {2, 3},
 /// up to three must-links and three cannot-links, a maximum size between max k and max k + 2.
-pub fn random_constraints(
+pub(crate) fn random_constraints(
     inst: &Instance,
     kind: Kind,
     seed: u64,

@@ -125,6 +125,19 @@ pub struct ClassCtx<'a> {
     cands: Vec<(usize, i64)>,
 }
 
+impl std::fmt::Debug for ClassCtx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassCtx")
+            .field("members", &self.members)
+            .field("cost_a", &self.cost_a)
+            .field("pi_a", &self.pi_a)
+            .field("kmax", &self.kmax)
+            .field("penalty", &self.penalty)
+            .field("cands", &self.cands)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> ClassCtx<'a> {
     /// Prepares class `members` (non-empty) with candidates `cands`.
     pub fn new(data: &'a DualData, members: &'a [usize], cands: &[usize]) -> Self {

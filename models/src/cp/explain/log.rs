@@ -37,7 +37,7 @@ pub(super) struct Why {
 }
 
 impl Why {
-    pub fn new(
+    pub(super) fn new(
         posted: Predicate,
         code: Option<InferenceCode>,
         premises: Vec<Predicate>,
@@ -131,7 +131,7 @@ pub(super) struct Log {
 }
 
 impl Log {
-    pub fn new(vars: Vec<DomainId>) -> Shared {
+    pub(super) fn new(vars: Vec<DomainId>) -> Shared {
         Rc::new(RefCell::new(Log {
             vars,
             events: Vec::new(),
@@ -151,7 +151,7 @@ impl Log {
 
     /// Starts search call number `search + 1` under an objective `bound` (assumptions at
     /// level `assumptions`): a fresh branch, no pending decision or restart.
-    pub fn begin_search(&mut self, bound: Option<Predicate>, assumptions: usize) {
+    pub(super) fn begin_search(&mut self, bound: Option<Predicate>, assumptions: usize) {
         self.pending_restart = false;
         self.pending_decision = None;
         self.close_above(0);
@@ -163,7 +163,7 @@ impl Log {
     }
 
     /// Records a solution of objective `objective` found at the end of the current branch.
-    pub fn record_solution(&mut self, objective: i64, labels: Vec<i32>) {
+    pub(super) fn record_solution(&mut self, objective: i64, labels: Vec<i32>) {
         if self.pending_decision.is_some() {
             let level = self
                 .path
@@ -178,7 +178,7 @@ impl Log {
     }
 
     /// Applies a restart noticed earlier; called before anything new is recorded.
-    pub fn sync(&mut self) {
+    pub(super) fn sync(&mut self) {
         if self.pending_restart {
             self.pending_restart = false;
             self.resolve_pending(self.assumption_level + 1);
@@ -200,7 +200,7 @@ impl Log {
     }
 
     /// Gives the pending decision its level and hangs it into the tree.
-    pub fn resolve_pending(&mut self, level: usize) {
+    pub(super) fn resolve_pending(&mut self, level: usize) {
         let Some(node) = self.pending_decision.take() else {
             return;
         };
@@ -219,7 +219,7 @@ impl Log {
     }
 
     /// Records a decision of the brancher.
-    pub fn decision(&mut self, p: Predicate) {
+    pub(super) fn decision(&mut self, p: Predicate) {
         self.sync();
         if self.pending_decision.is_some() {
             // The previous decision triggered no propagator: one level below this one.
@@ -240,7 +240,7 @@ impl Log {
     }
 
     /// Marks propagations deeper than `level` as undone.
-    pub fn close_above(&mut self, level: usize) {
+    pub(super) fn close_above(&mut self, level: usize) {
         for e in &mut self.events {
             if let RawEvent::Propagation { level: l, open, .. } = e {
                 if *l > level {
@@ -251,7 +251,7 @@ impl Log {
     }
 
     /// Marks how the current deepest node ended (the first outcome wins).
-    pub fn mark_leaf(&mut self, leaf: Leaf) {
+    pub(super) fn mark_leaf(&mut self, leaf: Leaf) {
         if let Some(&n) = self.path.last() {
             if self.nodes[n].leaf.is_none() {
                 self.nodes[n].leaf = Some(leaf);
@@ -260,7 +260,7 @@ impl Log {
     }
 
     /// Index of a model variable.
-    pub fn var_of(&self, d: DomainId) -> Option<Var> {
+    pub(super) fn var_of(&self, d: DomainId) -> Option<Var> {
         let i = self.vars.iter().position(|&v| v == d)?;
         Some(if i + 1 == self.vars.len() {
             Var::Objective
@@ -270,7 +270,7 @@ impl Log {
     }
 
     /// The predicate as a [`Lit`] (`None` for a variable outside the model).
-    pub fn lit(&self, p: Predicate) -> Option<Lit> {
+    pub(super) fn lit(&self, p: Predicate) -> Option<Lit> {
         let var = self.var_of(p.get_domain())?;
         let op = match p.get_predicate_type() {
             PredicateType::Equal => Op::Eq,
@@ -286,7 +286,7 @@ impl Log {
     }
 
     /// True when the predicate bounds the objective from the side the incumbent constrains.
-    pub fn is_objective_bound(&self, p: Predicate, maximise: bool) -> bool {
+    pub(super) fn is_objective_bound(&self, p: Predicate, maximise: bool) -> bool {
         p.get_domain() == *self.vars.last().expect("objective")
             && matches!(
                 (p.get_predicate_type(), maximise),

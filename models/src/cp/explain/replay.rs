@@ -35,7 +35,7 @@ pub(super) struct Replayer {
 }
 
 impl Replayer {
-    pub fn new(
+    pub(super) fn new(
         vars: Vec<DomainId>,
         initial: Vec<(i32, i32)>,
         adders: impl IntoIterator<Item = (&'static str, AddTo)>,
@@ -72,7 +72,7 @@ impl Replayer {
     /// The explanation of each of `asked` (predicates propagator `name` made true when it ran
     /// on the domains `before`): inference label and premises; `None` where the replay does not
     /// derive it.
-    pub fn explain(
+    pub(super) fn explain(
         &mut self,
         name: &'static str,
         before: &Snap,

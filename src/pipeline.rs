@@ -1,0 +1,216 @@
+//! One anonymisation in memory, as `optik anonymise` performs it and as a library caller (a
+//! Python package) wants it: partition a loaded dataset, generalise the release, check the
+//! release *text* independently, and build the report. Nothing is written: the caller writes
+//! the release, the report and any picture (atomically, after this succeeded).
+
+use crate::data::dataset::Dataset;
+use crate::data::distance::RecordDistance;
+use crate::data::k_source;
+use crate::data::table::Table;
+use crate::error::{input, internal, Result};
+use crate::partition::constraints::ClassConstraintOptions;
+use crate::partition::run::{self, Outcome, Solver};
+use crate::release::check::{self, constraints::ConstraintsCheck};
+use crate::release::{self, Release};
+use crate::report::{ConstraintsSummary, InputSummary, OutputSummary, Report, SchemaSummary};
+use crate::settings::Setting;
+use crate::{Criterion, Partition};
+use indicatif::ProgressBar;
+use std::path::Path;
+use std::time::Instant;
+
+/// Everything that selects one anonymisation of a loaded dataset.
+#[derive(Clone, Debug)]
+pub struct AnonymiseOptions {
+    /// A heuristic or an exact engine, with its options.
+    pub solver: Solver,
+    /// Criterion reported as the objective.
+    pub criterion: Criterion,
+    /// Seed of the k_i draws and of randomised methods (written into the report).
+    pub seed: u64,
+    /// Extra class constraints (exact engines only).
+    pub constraints: ClassConstraintOptions,
+    /// Add a column with this name holding each record's class id.
+    pub class_column: Option<String>,
+    /// The files the caller will write, as the report lists them.
+    pub outputs: OutputSummary,
+    /// When the run started (the report's `time_s` counts from here, loading included).
+    pub started: Instant,
+}
+
+impl AnonymiseOptions {
+    /// `solver` with the dbil criterion, seed 0, no class constraint or class column, the
+    /// release listed as `release.csv`, started now.
+    pub fn new(solver: Solver) -> AnonymiseOptions {
+        let criterion = match &solver {
+            Solver::Exact(e) => e.criterion,
+            Solver::Heuristic(_) => Criterion::Dbil,
+        };
+        AnonymiseOptions {
+            solver,
+            criterion,
+            seed: 0,
+            constraints: ClassConstraintOptions::default(),
+            class_column: None,
+            outputs: OutputSummary {
+                release: "release.csv".to_string(),
+                report: None,
+                plot: None,
+                html: None,
+            },
+            started: Instant::now(),
+        }
+    }
+}
+
+/// A verified anonymisation.
+#[derive(Clone, Debug)]
+pub struct Anonymised {
+    pub partition: Partition,
+    /// The record distance the partition was made with.
+    pub distance: RecordDistance,
+    pub release: Release,
+    /// The release as CSV, exactly as the independent check read it.
+    pub release_csv: Vec<u8>,
+    pub report: Report,
+}
+
+/// Anonymises `ds`: checks the options against it, partitions it (progress on `progress`),
+/// builds the release, checks the release text independently (the k_i, then any class
+/// constraint) and builds the report. Fails, with nothing to write, when a check rejects it.
+pub fn anonymise(
+    ds: &Dataset,
+    opts: &AnonymiseOptions,
+    progress: &ProgressBar,
+) -> Result<Anonymised> {
+    if let Some(c) = &opts.class_column {
+        if ds.table.headers.contains(c) {
+            return Err(input(format!(
+                "{} '{c}' is already a column of the input",
+                Setting::ClassColumn
+            )));
+        }
+    }
+    let class = opts.constraints.load(ds)?;
+    let distance = ds.distance();
+    let outcome = run::partition_with(
+        ds,
+        &distance,
+        &opts.solver,
+        opts.criterion,
+        progress,
+        &class.model,
+    )?;
+    let release = release::build(ds, &outcome.partition, opts.class_column.as_deref());
+    let release_csv = release.to_csv(ds.table.delimiter);
+    let text = Table::parse(
+        Path::new(&opts.outputs.release),
+        release_csv.clone(),
+        Some(ds.table.delimiter),
+    )?;
+    let check = check::check_table(&text, &release.quasi, &ds.k)?;
+    if !check.verified {
+        return Err(internal(format!(
+            "the independent check rejected the release ({} records in groups smaller than their k_i); nothing was written",
+            check.violations
+        )));
+    }
+    let extra = if opts.constraints.any() {
+        let c = check::constraints::check(&text, &release.quasi, &class.requested)?;
+        if !c.extra_hold {
+            return Err(internal(format!(
+                "the independent check found the release breaking a class constraint ({}); nothing was written",
+                serde_json::to_string(&c).unwrap_or_default()
+            )));
+        }
+        Some(c)
+    } else {
+        None
+    };
+    let dominance_cap = class.model.hereditary();
+    let report = report(ds, opts, &outcome, check, extra, dominance_cap);
+    Ok(Anonymised {
+        partition: outcome.partition,
+        distance,
+        release,
+        release_csv,
+        report,
+    })
+}
+
+/// The report of a verified run.
+fn report(
+    ds: &Dataset,
+    opts: &AnonymiseOptions,
+    outcome: &Outcome,
+    check: check::CheckReport,
+    extra: Option<ConstraintsCheck>,
+    dominance_cap: bool,
+) -> Report {
+    let partition = &outcome.partition;
+    Report {
+        optik_version: env!("CARGO_PKG_VERSION"),
+        input: InputSummary {
+            path: ds.table.path.display().to_string(),
+            rows: ds.table.len(),
+            dropped_missing: ds.dropped,
+            delimiter: (ds.table.delimiter as char).to_string(),
+        },
+        schema: SchemaSummary::of(ds),
+        constraints: ConstraintsSummary {
+            description: ds.k_source.describe(),
+            k_histogram: k_source::histogram(&ds.k),
+            k_min: *ds.k.iter().min().expect("n ≥ 1"),
+            k_max: *ds.k.iter().max().expect("n ≥ 1"),
+            max_classes: optik_models::instance::max_classes(&ds.k),
+            extra,
+        },
+        method: opts.solver.name().to_string(),
+        parameters: match &opts.solver {
+            Solver::Exact(e) => serde_json::json!({
+                "engine": e.engine.resolve(opts.criterion).name(),
+                "time_limit_s": e.time_limit.map(|t| t.as_secs_f64()),
+                "size_cap": e.size_cap,
+                // The dominance cap is off under l-diversity and must-links (not valid there).
+                "dominance_cap": e.size_cap && dominance_cap,
+                "lp_bound": e.lp_bound,
+                "lp_primal": e.lp_bound && e.lp_primal,
+                "search": e.search.name(),
+                "scale": e.scale,
+            }),
+            Solver::Heuristic(h) => serde_json::json!({
+                "form": h.form,
+                "cost": if h.method == crate::partition::heuristics::Heuristic::KMember {
+                    Some(h.cost)
+                } else {
+                    None
+                },
+            }),
+        },
+        seed: opts.seed,
+        n: ds.n(),
+        classes: partition.num_classes(),
+        class_sizes: {
+            let mut h = std::collections::BTreeMap::new();
+            for s in partition.sizes() {
+                *h.entry(s).or_default() += 1;
+            }
+            h
+        },
+        status: outcome.status.clone(),
+        criterion: opts.criterion.name().to_string(),
+        objective: outcome.objective,
+        lower_bound: outcome.lower_bound,
+        timeline: outcome
+            .exact
+            .as_ref()
+            .map(|e| e.timeline.clone())
+            .unwrap_or_default(),
+        exact: outcome.exact.clone(),
+        metrics: outcome.metrics.clone(),
+        verified: check.verified,
+        check,
+        time_s: opts.started.elapsed().as_secs_f64(),
+        outputs: opts.outputs.clone(),
+    }
+}

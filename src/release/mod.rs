@@ -1,0 +1,9 @@
+//! From a partition to the released table: the generalisation, the independent check of the
+//! written text, and the staged, atomic writing of outputs.
+
+pub(crate) mod check;
+mod generalise;
+pub(crate) mod output;
+
+pub(crate) use generalise::build;
+pub use generalise::Release;
