@@ -114,6 +114,7 @@ pub enum SeedBias {
 /// Seeds for the neighbourhoods: each pass is a random permutation of the classes that exist
 /// when it starts (weighted sampling without replacement, Efraimidis–Spirakis keys); classes
 /// that vanished since are skipped, classes an improvement creates come next.
+#[derive(Debug)]
 pub struct SeedOrder {
     rng: ChaCha8Rng,
     queue: Vec<usize>,

@@ -24,6 +24,7 @@ const DEADLINE_MARGIN: Duration = Duration::from_millis(150);
 const MIN_NEIGHBOURHOOD_TIME: Duration = Duration::from_millis(100);
 
 /// Limits of a driven search.
+#[derive(Debug)]
 pub struct Drive {
     /// Worker threads (at least 1).
     pub threads: usize,

@@ -23,6 +23,7 @@ const LATE_BEFORE_SHRINK: usize = 3;
 
 /// A neighbourhood to re-optimise: the classes it frees, their records and the incumbent
 /// restricted to them (the warm start, so the result is never worse).
+#[derive(Debug)]
 pub struct Job {
     /// Ids of the freed classes, seed first.
     pub classes: Vec<usize>,
@@ -39,6 +40,7 @@ pub struct Job {
 }
 
 /// A neighbourhood after column generation.
+#[derive(Debug)]
 pub struct Solved {
     /// The neighbourhood.
     pub job: Job,
@@ -77,6 +79,7 @@ pub fn solve_job<O: DistanceOracle + ?Sized>(
 }
 
 /// What the search offers a free worker.
+#[derive(Debug)]
 pub enum Next {
     /// A neighbourhood to solve.
     Job(Job),
@@ -123,6 +126,17 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     pub stats: LnsStats,
     /// Every improvement, in order.
     pub timeline: Vec<LnsEvent>,
+}
+
+impl<O: DistanceOracle + ?Sized> std::fmt::Debug for Search<'_, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("classes", &self.inc.num_classes())
+            .field("objective", &self.inc.objective())
+            .field("size", &self.size)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
 }
 
 fn key(classes: &[usize]) -> u64 {
