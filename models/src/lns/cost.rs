@@ -90,6 +90,14 @@ pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCrite
         .collect()
 }
 
+/// ⌈Σ bounds⌉: every partition's integer cost is at least the sum of its records' bounds
+/// (each class's cost is at least its members' bounds), so at least its ceiling. The sum is
+/// taken in a fixed order with a small tolerance against rounding up an exact integer.
+pub fn bound_sum(bounds: &[f64]) -> i64 {
+    let s: f64 = bounds.iter().sum();
+    (s - 1e-6 * s.abs().max(1.0)).ceil() as i64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,11 @@
 //! - [`incumbent`]: the partition as classes with stable ids;
 //! - [`neighbourhood`]: which classes form a neighbourhood, and the order of seeds;
 //! - [`search`]: the policy (next neighbourhood, improvements, the adaptive size m);
-//! - [`parallel`]: worker threads on disjoint neighbourhoods under a deadline.
+//! - [`parallel`]: worker threads on disjoint neighbourhoods under a deadline;
+//! - [`engine`]: the search as an engine run (result, timeline, lower bound) for `solve`.
 
 pub mod cost;
+pub mod engine;
 pub mod incumbent;
 pub mod neighbourhood;
 pub mod oracle;
@@ -19,6 +21,7 @@ pub mod parallel;
 pub mod search;
 
 pub use cost::SumCriterion;
+pub use engine::{run_lns_engine, LnsEngineOptions, LnsSummary};
 pub use neighbourhood::{NeighbourhoodRule, SeedBias};
 pub use oracle::DistanceOracle;
 
@@ -45,6 +48,10 @@ pub struct LnsEvent {
     pub cost_after: i64,
     /// True when the neighbourhood's new classes are proven optimal for its records.
     pub proven: bool,
+    /// Classes of the whole partition after the move.
+    pub num_classes: usize,
+    /// DBIL of the whole partition after the move (integer units), whatever the criterion.
+    pub dbil: i64,
 }
 
 impl std::fmt::Display for LnsEvent {
@@ -148,6 +155,9 @@ pub struct LnsOptions {
     pub cuts: bool,
     /// Called on every improvement.
     pub on_improvement: Option<ImprovementCallback>,
+    /// The per-record bounds when the caller computed them already
+    /// ([`cost::record_bounds`] of the oracle and criterion).
+    pub record_bounds: Option<Vec<f64>>,
 }
 
 impl Default for LnsOptions {
@@ -169,6 +179,7 @@ impl Default for LnsOptions {
             column_budget: 1_000_000,
             cuts: true,
             on_improvement: None,
+            record_bounds: None,
         }
     }
 }
@@ -202,6 +213,9 @@ pub struct LnsResult {
     pub partition: Partition,
     /// Its objective in integer units.
     pub objective: i64,
+    /// A lower bound on every k_i-anonymous partition of the records: ⌈Σ_i bound_i⌉ of the
+    /// per-record bounds ([`SumCriterion::record_bound`]).
+    pub lower_bound: i64,
     /// Why the search stopped.
     pub stop: LnsStop,
     /// Every improvement in order.
@@ -240,8 +254,13 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         ))
         .into());
     }
+    let record_bounds = match opts.record_bounds.take() {
+        Some(b) if b.len() == n => b,
+        _ => cost::record_bounds(oracle, criterion),
+    };
+    let lower_bound = cost::bound_sum(&record_bounds);
     let bounds = match opts.seed_bias {
-        SeedBias::CostOverBound => cost::record_bounds(oracle, criterion),
+        SeedBias::CostOverBound => record_bounds,
         SeedBias::Uniform => vec![0.0; n],
     };
     let threads = match opts.threads {
@@ -269,6 +288,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
     Ok(LnsResult {
         partition: inc.partition(),
         objective: inc.objective(),
+        lower_bound,
         stop,
         timeline: search.timeline,
         stats,

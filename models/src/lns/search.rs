@@ -120,6 +120,8 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     /// Neighbourhoods in a row stopped by their time limit.
     late: usize,
     whole_proven: bool,
+    /// DBIL of the incumbent (its objective under dbil; tracked beside it under wcsd).
+    dbil: i64,
     start: Instant,
     on_improvement: Option<ImprovementCallback>,
     /// Counters.
@@ -160,7 +162,16 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         let max_size = opts.max_size.clamp(1, n.max(1));
         let min_size = opts.min_size.clamp(1, max_size);
         let inc = Incumbent::new(oracle, criterion, start, &bounds);
+        let dbil = match criterion {
+            SumCriterion::Dbil => inc.objective(),
+            SumCriterion::Wcsd => start
+                .classes()
+                .iter()
+                .map(|c| SumCriterion::Dbil.class_cost(oracle, c))
+                .sum(),
+        };
         Search {
+            dbil,
             oracle,
             criterion,
             rule: opts.rule,
@@ -394,6 +405,17 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             return false;
         }
         let classes_after = new.len();
+        if self.criterion == SumCriterion::Wcsd {
+            let dbil = |c: &[usize]| SumCriterion::Dbil.class_cost(self.oracle, c);
+            let before: i64 = job
+                .classes
+                .iter()
+                .filter_map(|&id| self.inc.class(id))
+                .map(|c| dbil(&c.members))
+                .sum();
+            let after: i64 = new.iter().map(|c| dbil(c)).sum();
+            self.dbil += after - before;
+        }
         let ids = self
             .inc
             .replace(self.oracle, self.criterion, &job.classes, new, &self.bounds);
@@ -417,6 +439,11 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             cost_before: job.cost,
             cost_after: obj,
             proven,
+            num_classes: self.inc.num_classes(),
+            dbil: match self.criterion {
+                SumCriterion::Dbil => self.inc.objective(),
+                SumCriterion::Wcsd => self.dbil,
+            },
         };
         if let Some(cb) = self.on_improvement.as_mut() {
             cb(&ev);

@@ -1,14 +1,16 @@
 //! Large-neighbourhood search: from any valid start it returns a valid k_i-anonymous partition
 //! no worse than the start; with neighbourhoods as large as the instance it reaches the
 //! brute-force optimum; it stops by its deadline; with one thread it is deterministic; a
-//! distance oracle computing distances on the fly gives the same search as the dense matrix.
+//! distance oracle computing distances on the fly gives the same search as the dense matrix;
+//! as an engine run its per-record bound never exceeds the brute-force optimum, at any stop.
 
 use crate::common::{random_instance, random_matrix_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::start::{greedy_cover, partition_cost};
-use optik_models::lns::{LnsStop, NeighbourhoodRule, SeedBias};
+use optik_models::lns::{run_lns_engine, LnsEngineOptions, LnsStop, NeighbourhoodRule, SeedBias};
 use optik_models::{
     solve_lns, Criterion, DistanceOracle, EngineError, Instance, LnsOptions, LnsResult, Partition,
+    Status,
 };
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
@@ -289,4 +291,140 @@ fn the_callback_sees_every_improvement() {
     assert_eq!(*seen.lock().unwrap(), lines);
     assert!(!lines.is_empty(), "a greedy cover of 60 records improves");
     assert!(lines[0].starts_with("neighbourhood of "), "{}", lines[0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The per-record bound the search reports never exceeds the brute-force optimum, and the
+    /// engine run's bound, objective and status agree with it at any stop (tiny time limits
+    /// included).
+    #[test]
+    fn lns_engine_bounds_are_valid_at_any_stop(
+        n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(), wcsd in any::<bool>(),
+        matrix in any::<bool>(), limit_ms in prop::sample::select(vec![1u64, 20, 2000]),
+    ) {
+        let inst = if matrix {
+            random_matrix_instance(n, KS[ks], seed)
+        } else {
+            random_instance(n, KS[ks], seed)
+        };
+        let c = criterion(wcsd);
+        let (_, opt) = brute_force(&inst, c, 1).expect("k_i ≤ n: always feasible");
+        let start = greedy_cover(&inst);
+        let r = run_lns_engine(
+            &inst,
+            &start,
+            &LnsEngineOptions {
+                criterion: c,
+                time_limit: Some(Duration::from_millis(limit_ms)),
+                seed,
+                threads: 1,
+                lower_bound: None,
+            },
+            None,
+            None,
+        )
+        .unwrap();
+        let p = r.partition.clone().unwrap();
+        let obj = r.objective.unwrap();
+        let lb = r.lower_bound.unwrap();
+        prop_assert!(p.violations(&inst.k).is_empty());
+        prop_assert_eq!(partition_cost(&inst, c, &p), obj);
+        prop_assert!(lb <= opt, "bound {} above the optimum {}", lb, opt);
+        prop_assert!(opt <= obj);
+        let summary = r.stats.lns.clone().unwrap();
+        prop_assert!(summary.per_record_bound <= opt);
+        if r.status == Status::Optimal {
+            prop_assert_eq!(obj, opt);
+            prop_assert_eq!(lb, obj);
+        }
+        prop_assert!(r.timeline[0].warm_start);
+        prop_assert_eq!(r.timeline[0].objective, partition_cost(&inst, c, &start));
+        for w in r.timeline.windows(2) {
+            prop_assert!(w[1].objective < w[0].objective);
+            prop_assert!(w[1].neighbourhood.is_some());
+        }
+        prop_assert_eq!(r.timeline.last().unwrap().objective, obj);
+    }
+}
+
+/// The engine run keeps its time limit (generous slack for a loaded machine) on an instance
+/// too large to finish, and what it returns is valid.
+#[test]
+fn lns_engine_keeps_its_time_limit() {
+    let inst = random_instance(600, &[3, 5, 7], 4);
+    let start = greedy_cover(&inst);
+    let t = Instant::now();
+    let r = run_lns_engine(
+        &inst,
+        &start,
+        &LnsEngineOptions {
+            criterion: Criterion::Dbil,
+            time_limit: Some(Duration::from_secs(2)),
+            seed: 1,
+            threads: 0,
+            lower_bound: None,
+        },
+        None,
+        None,
+    )
+    .unwrap();
+    let wall = t.elapsed();
+    assert!(wall <= Duration::from_secs(4), "{wall:?}");
+    let p = r.partition.unwrap();
+    assert!(p.violations(&inst.k).is_empty());
+    assert_eq!(
+        partition_cost(&inst, Criterion::Dbil, &p),
+        r.objective.unwrap()
+    );
+    assert!(r.objective.unwrap() < partition_cost(&inst, Criterion::Dbil, &start));
+    assert!(r.lower_bound.unwrap() <= r.objective.unwrap());
+}
+
+/// `solve` runs the search as an engine: from the best warm start, refusing class constraints
+/// and criteria that are not sums.
+#[test]
+fn solve_runs_lns_as_an_engine() {
+    use optik_models::{solve, ClassConstraints, Engine, SolveOptions};
+    let inst = random_instance(40, &[2, 3], 9);
+    let start = greedy_cover(&inst);
+    let out = solve(
+        &inst,
+        Engine::Lns,
+        SolveOptions {
+            time_limit: Some(Duration::from_secs(5)),
+            warm_starts: vec![start.clone()],
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(out.engine, Engine::Lns);
+    let obj = out.result.objective.unwrap();
+    assert!(obj <= partition_cost(&inst, Criterion::Dbil, &start));
+    assert!(out.result.lower_bound.unwrap() <= obj);
+    let err = solve(
+        &inst,
+        Engine::Lns,
+        SolveOptions {
+            criterion: Criterion::Split,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, EngineError::UnsupportedCriterion { .. }));
+    let constraints = ClassConstraints {
+        max_size: Some(5),
+        ..ClassConstraints::default()
+    };
+    let err = solve(
+        &inst,
+        Engine::Lns,
+        SolveOptions {
+            constraints,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, EngineError::UnsupportedConstraints { .. }));
 }
