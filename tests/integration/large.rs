@@ -22,7 +22,10 @@ fn check_lns_report(r: &serde_json::Value) {
         .iter()
         .map(|s| s["objective"].as_f64().unwrap())
         .fold(f64::INFINITY, f64::min);
-    assert!(obj <= best + 1e-9, "objective {obj} above the best start {best}");
+    assert!(
+        obj <= best + 1e-9,
+        "objective {obj} above the best start {best}"
+    );
     assert!((e["warm_start_objective"].as_f64().unwrap() - best).abs() < 1e-9);
     let timeline = e["timeline"].as_array().unwrap();
     assert_eq!(timeline[0]["warm_start"], true);
@@ -43,7 +46,14 @@ fn auto_switches_to_lns_above_the_threshold_and_keeps_its_time_limit() {
     let t = Instant::now();
     let r = optik("anonymise")
         .input(&input, &schema)
-        .args(["--k-preset", "personal", "--seed", "1", "--method", "optimal"])
+        .args([
+            "--k-preset",
+            "personal",
+            "--seed",
+            "1",
+            "--method",
+            "optimal",
+        ])
         .args(["--time-limit", "6s"])
         .anonymised(dir.path(), "auto1200");
     let wall = t.elapsed().as_secs_f64();
@@ -66,7 +76,14 @@ fn lns_stops_early_with_a_valid_release_and_bound() {
     for (i, limit) in ["50ms", "300ms", "1s"].iter().enumerate() {
         let r = optik("anonymise")
             .input(&input, &schema)
-            .args(["--k-dist", "3:0.8,5:0.2", "--seed", "3", "--method", "optimal"])
+            .args([
+                "--k-dist",
+                "3:0.8,5:0.2",
+                "--seed",
+                "3",
+                "--method",
+                "optimal",
+            ])
             .args(["--engine", "lns", "--time-limit", limit])
             .anonymised(dir.path(), &format!("early{i}"));
         check_lns_report(&r);
@@ -101,7 +118,14 @@ fn lns_nears_the_proven_optimum_on_a_small_table() {
     let run = |engine: &str, tag: &str| {
         optik("anonymise")
             .input(&input, &schema)
-            .args(["--k-dist", "2:0.8,3:0.2", "--seed", "2", "--method", "optimal"])
+            .args([
+                "--k-dist",
+                "2:0.8,3:0.2",
+                "--seed",
+                "2",
+                "--method",
+                "optimal",
+            ])
             .args(["--engine", engine, "--time-limit", "10s"])
             .anonymised(dir.path(), tag)
     };

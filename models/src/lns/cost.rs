@@ -80,13 +80,41 @@ impl TryFrom<Criterion> for SumCriterion {
     }
 }
 
-/// Per-record bounds of every record ([`SumCriterion::record_bound`]), in parallel: quadratic
-/// in n, about a second per ten thousand records on two cores with a cheap oracle.
+/// Per-record bounds of every record, in parallel: [`SumCriterion::record_bound`], and for
+/// dbil one refinement ([`refine_dbil`]; more passes gained under 1% on Adult samples).
+/// Quadratic in n (two passes for dbil).
 pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCriterion) -> Vec<f64> {
+    use rayon::prelude::*;
+    let first: Vec<f64> = (0..oracle.n())
+        .into_par_iter()
+        .map(|i| criterion.record_bound(oracle, i))
+        .collect();
+    match criterion {
+        SumCriterion::Dbil => refine_dbil(oracle, &first),
+        SumCriterion::Wcsd => first,
+    }
+}
+
+/// A stronger dbil bound from valid ones `b`: record i's class C holds at least k_i − 1 other
+/// records j, and diam(C) ≥ d(i, j) and diam(C) ≥ b_j (b_j bounds the diameter of every class
+/// holding j). So diam(C) ≥ b'_i, the (k_i − 1)-th smallest of max(d(i, j), b_j) over j ≠ i,
+/// and each member's share of |C|·diam(C) is diam(C) ≥ max(b_i, b'_i).
+pub fn refine_dbil<O: DistanceOracle + ?Sized>(oracle: &O, b: &[f64]) -> Vec<f64> {
     use rayon::prelude::*;
     (0..oracle.n())
         .into_par_iter()
-        .map(|i| criterion.record_bound(oracle, i))
+        .map(|i| {
+            let need = oracle.k(i) as usize - 1;
+            if need == 0 {
+                return b[i];
+            }
+            let mut row: Vec<f64> = (0..oracle.n())
+                .filter(|&j| j != i)
+                .map(|j| (oracle.d(i, j) as f64).max(b[j]))
+                .collect();
+            let (_, nth, _) = row.select_nth_unstable_by(need - 1, f64::total_cmp);
+            nth.max(b[i])
+        })
         .collect()
 }
 
@@ -128,14 +156,20 @@ mod tests {
     }
 
     #[test]
-    fn record_bounds_match_column_generation() {
+    fn record_bounds_match_column_generation_or_refine_it() {
         let inst = line();
-        for c in [SumCriterion::Dbil, SumCriterion::Wcsd] {
-            assert_eq!(
-                record_bounds(&inst, c),
-                start::record_bounds(&inst, c.criterion())
-            );
-        }
+        assert_eq!(
+            record_bounds(&inst, SumCriterion::Wcsd),
+            start::record_bounds(&inst, Criterion::Wcsd)
+        );
+        let plain = start::record_bounds(&inst, Criterion::Dbil);
+        let refined = record_bounds(&inst, SumCriterion::Dbil);
+        // Points 0, 1, 3, 10, 14, 15 with k 2, 2, 3, 2, 2, 3. Record 4's nearest (15, at 1)
+        // needs a class of diameter ≥ 5 (k = 3), and its next (10, at 4) one of ≥ 4: so 4.
+        // The partition {0, 1, 2} {3, 4, 5} costs 3·3 + 3·5 = 24.
+        assert_eq!(plain, vec![1.0, 1.0, 3.0, 4.0, 1.0, 5.0]);
+        assert_eq!(refined, vec![1.0, 1.0, 3.0, 4.0, 4.0, 5.0]);
+        assert!(refined.iter().sum::<f64>() <= 24.0);
     }
 
     #[test]
