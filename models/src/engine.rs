@@ -141,7 +141,31 @@ pub struct EngineStats {
     pub lp_bound_cuts: Option<f64>,
     /// Large-neighbourhood search counters (`None` for the other engines).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lns: Option<crate::lns::LnsSummary>,
+    pub lns: Option<LnsSummary>,
+}
+
+/// What a large-neighbourhood search run did (`Engine::Lns`), for the report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LnsSummary {
+    /// Why it stopped: `deadline`, `exhausted` (every neighbourhood of the largest size solved
+    /// with its current classes), `optimal` (one neighbourhood held every class), `budget`.
+    pub stop: String,
+    /// Neighbourhoods re-optimised, improving ones (the moves), proven optimal, timed out.
+    pub neighbourhoods: usize,
+    /// See `neighbourhoods`.
+    pub moves: usize,
+    /// See `neighbourhoods`.
+    pub proven: usize,
+    /// See `neighbourhoods`.
+    pub timed_out: usize,
+    /// Neighbourhood size (records) at the end.
+    pub final_size: usize,
+    /// Objective of the start (integer units).
+    pub start_objective: i64,
+    /// ⌈Σ per-record bounds⌉ (integer units).
+    pub per_record_bound: i64,
+    /// Seconds spent on the per-record bounds before the search.
+    pub bound_time_s: f64,
 }
 
 /// Outcome of one exact engine run.

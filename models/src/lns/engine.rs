@@ -5,11 +5,14 @@
 //! engine's on the same instance).
 
 use super::cost::{self, SumCriterion};
+use super::options::{ImprovementCallback, LnsEvent, LnsOptions};
 use super::oracle::DistanceOracle;
-use super::{solve_lns, LnsOptions, LnsStop};
-use crate::engine::{EngineError, EngineResult, EngineStats, SolutionCallback, SolutionEvent};
+use super::outcome::LnsStop;
+use super::solve::solve_lns;
+use crate::engine::{
+    EngineError, EngineResult, EngineStats, LnsSummary, SolutionCallback, SolutionEvent,
+};
 use crate::{Criterion, Partition, Status};
-use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -27,30 +30,6 @@ pub struct LnsEngineOptions {
     pub threads: usize,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub lower_bound: Option<i64>,
-}
-
-/// What the search did, for the report.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct LnsSummary {
-    /// Why it stopped: `deadline`, `exhausted` (every neighbourhood of the largest size solved
-    /// with its current classes), `optimal` (one neighbourhood held every class), `budget`.
-    pub stop: String,
-    /// Neighbourhoods re-optimised, improving ones (the moves), proven optimal, timed out.
-    pub neighbourhoods: usize,
-    /// See `neighbourhoods`.
-    pub moves: usize,
-    /// See `neighbourhoods`.
-    pub proven: usize,
-    /// See `neighbourhoods`.
-    pub timed_out: usize,
-    /// Neighbourhood size (records) at the end.
-    pub final_size: usize,
-    /// Objective of the start (integer units).
-    pub start_objective: i64,
-    /// ⌈Σ per-record bounds⌉ (integer units).
-    pub per_record_bound: i64,
-    /// Seconds spent on the per-record bounds before the search.
-    pub bound_time_s: f64,
 }
 
 /// Improves `start` (k_i-anonymous) by large-neighbourhood search within `opts.time_limit`.
@@ -95,7 +74,7 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
     // Moves as solution events, timed from the start of the run (bounds included).
     let moves: Rc<RefCell<Vec<SolutionEvent>>> = Rc::default();
     let sink = moves.clone();
-    let on_improvement: super::ImprovementCallback = Box::new(move |e: &super::LnsEvent| {
+    let on_improvement: ImprovementCallback = Box::new(move |e: &LnsEvent| {
         let ev = SolutionEvent {
             elapsed_s: t0.elapsed().as_secs_f64(),
             objective: e.objective,

@@ -8,9 +8,10 @@
 //! with the same seed may differ.
 
 use super::cost::SumCriterion;
+use super::options::Drive;
 use super::oracle::DistanceOracle;
+use super::outcome::LnsStop;
 use super::search::{solve_job, Next, Search, Solved};
-use super::LnsStop;
 use crate::engine::EngineError;
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -22,21 +23,6 @@ const DEADLINE_MARGIN: Duration = Duration::from_millis(150);
 
 /// No neighbourhood is started with less time than this.
 const MIN_NEIGHBOURHOOD_TIME: Duration = Duration::from_millis(100);
-
-/// Limits of a driven search.
-#[derive(Debug)]
-pub struct Drive {
-    /// Worker threads (at least 1).
-    pub threads: usize,
-    /// Nothing runs past it (up to column generation's own overrun).
-    pub deadline: Option<Instant>,
-    /// Stop after this many neighbourhoods.
-    pub max_neighbourhoods: Option<usize>,
-    /// Column budget of one neighbourhood's proof.
-    pub column_budget: usize,
-    /// Subset-row cuts in the neighbourhoods' column generation.
-    pub cuts: bool,
-}
 
 type Outcome = std::thread::Result<Solved>;
 

@@ -6,9 +6,9 @@
 use super::cost::SumCriterion;
 use super::incumbent::Incumbent;
 use super::neighbourhood::{neighbourhood, NeighbourhoodRule, SeedOrder};
+use super::options::{Drive, ImprovementCallback, LnsEvent, LnsOptions};
 use super::oracle::{sub_instance, DistanceOracle};
-use super::parallel::Drive;
-use super::{ImprovementCallback, LnsEvent, LnsOptions, LnsStats};
+use super::outcome::LnsStats;
 use crate::engine::{EngineError, EngineResult, Status};
 use crate::{solve_colgen, ColgenOptions, Partition};
 use rand::SeedableRng;
