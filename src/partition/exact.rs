@@ -172,7 +172,7 @@ pub(crate) fn solve_with(
 }
 
 /// Why the large-neighbourhood search runs instead of an exact engine, or `None`: asked for
-/// (`--engine lns`), or `auto` on a sum criterion above [`AUTO_LNS_RECORDS`] records.
+/// (engine lns), or `auto` on a sum criterion above [`AUTO_LNS_RECORDS`] records.
 fn lns_choice(n: usize, opts: &ExactOptions) -> Option<String> {
     let sum = matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd);
     match opts.engine {

@@ -1,4 +1,4 @@
-//! `--method optimal` on tables too large for an exact proof (issue 14): the best heuristic
+//! The optimal method on tables too large for an exact proof (issue 14): the best heuristic
 //! partition improved by large-neighbourhood search (`optik_models::lns`), whose neighbourhoods
 //! column generation re-optimises exactly, with distances computed on the fly from the encoded
 //! records (no n × n matrix), a per-record lower bound, and a progress bar on a terminal.

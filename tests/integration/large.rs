@@ -99,7 +99,7 @@ fn lns_without_a_time_limit_records_the_default() {
     let dir = tempfile::tempdir().unwrap();
     let r = optik("anonymise")
         .clinical_trial()
-        .args(["--k-column", "k", "--method", "optimal", "--engine", "lns"])
+        .args(["--method", "optimal", "--engine", "lns"])
         .anonymised(dir.path(), "default");
     check_lns_report(&r);
     let lns = &r["exact"]["lns"];
@@ -148,14 +148,58 @@ fn lns_refuses_what_it_cannot_do() {
     let out = dir.path().join("x.csv");
     optik("anonymise")
         .clinical_trial()
-        .args(["--k-column", "k", "--method", "optimal", "--engine", "lns"])
+        .args(["--method", "optimal", "--engine", "lns"])
         .args(["--criterion", "diameter"])
         .output("--out", &out)
         .fails(&["--engine lns", "dbil and wcsd"]);
     optik("anonymise")
         .clinical_trial()
-        .args(["--k-column", "k", "--method", "optimal", "--engine", "lns"])
+        .args(["--method", "optimal", "--engine", "lns"])
         .args(["--max-class-size", "8"])
         .output("--out", &out)
         .fails(&["large-neighbourhood search", "--max-class-size"]);
+}
+
+/// `optik bench` runs the search: a spec with `engine = "lns"` on a table above the auto
+/// threshold gives a checked row no worse than the heuristic.
+#[test]
+fn bench_runs_lns() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let data = crate::common::shared_data().join("adult/adult.csv");
+    let spec = dir.path().join("lns.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "seeds = [1]\ncriteria = [\"dbil\"]\ntime_limit = \"4s\"\n\n[[instances]]\nname = \"adult1200\"\ncsv = \"{}\"\nschema = \"{}\"\nrows = 1200\nsample = \"random\"\nsample_seed = 3\nk_dist = \"3:0.8,5:0.2\"\n\n[[methods]]\nmethod = \"mdav\"\n\n[[methods]]\nmethod = \"optimal\"\nengine = \"lns\"\n",
+            data.display(),
+            schema.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    optik("bench")
+        .arg(&spec)
+        .output("--out", &out)
+        .arg("--quiet")
+        .ok();
+    let mut r = csv::Reader::from_path(out.join("results.csv")).unwrap();
+    let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2);
+    let value = |m: &str| -> f64 {
+        let row = rows.iter().find(|r| &r[col("method")] == m).unwrap();
+        assert_eq!(&row[col("check")], "ok", "{row:?}");
+        row[col("objective")].parse().unwrap()
+    };
+    let (mdav, lns) = (value("mdav"), value("optimal"));
+    assert!(lns <= mdav + 1e-6, "lns {lns} above mdav {mdav}");
+    let row = rows
+        .iter()
+        .find(|r| &r[col("method")] == "optimal")
+        .unwrap();
+    assert_eq!(&row[col("engine")], "lns");
+    let lb: f64 = row[col("lower_bound")].parse().unwrap();
+    assert!(lb > 0.0 && lb <= lns + 1e-9);
 }
