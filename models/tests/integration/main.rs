@@ -15,3 +15,4 @@ mod cp_vs_brute_force;
 mod lns;
 mod minizinc;
 mod mip;
+mod time_limits;
