@@ -58,7 +58,8 @@ pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
 // Partition with a method.
 pub use partition::constraints::ClassConstraintOptions;
 pub use partition::exact::{
-    solve as solve_exact, Engine, ExactOptions, ExactOutcome, TimelineEntry, MAX_EXACT_RECORDS,
+    solve as solve_exact, Engine, ExactOptions, ExactOutcome, LnsReport, LnsStart, TimelineEntry,
+    MAX_EXACT_RECORDS,
 };
 pub use partition::heuristics::{
     run_on as run_heuristic, Form, Heuristic, HeuristicOptions, KMemberCost,

@@ -19,6 +19,10 @@ pub enum Engine {
     Colgen,
     /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
     Mip,
+    /// Large-neighbourhood search from the best warm start: neighbourhoods re-optimised by
+    /// column generation (dbil, wcsd); proves only when one neighbourhood holds every class or
+    /// the per-record bound meets the incumbent.
+    Lns,
 }
 
 impl Engine {
@@ -37,6 +41,7 @@ impl Engine {
         match self.resolve(criterion) {
             Engine::Colgen => matches!(criterion, Criterion::Dbil | Criterion::Wcsd),
             Engine::Mip => criterion != Criterion::Split,
+            Engine::Lns => matches!(criterion, Criterion::Dbil | Criterion::Wcsd),
             Engine::Auto | Engine::Cp => true,
         }
     }
@@ -48,6 +53,7 @@ impl Engine {
             Engine::Cp => "cp",
             Engine::Colgen => "colgen",
             Engine::Mip => "mip",
+            Engine::Lns => "lns",
         }
     }
 }
@@ -98,6 +104,10 @@ pub struct SolutionEvent {
     pub dbil: i64,
     /// True for a warm-start partition.
     pub warm_start: bool,
+    /// Large-neighbourhood search: records of the neighbourhood whose re-optimisation made
+    /// this solution (a move); `None` for the other engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbourhood: Option<usize>,
 }
 
 /// Callback receiving every improving solution.
@@ -145,6 +155,33 @@ pub struct EngineStats {
     /// LP relaxation value after cuts (column generation; CP with the LP dual bound: the root
     /// LP it posted), in integer units.
     pub lp_bound_cuts: Option<f64>,
+    /// Large-neighbourhood search counters (`None` for the other engines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lns: Option<LnsSummary>,
+}
+
+/// What a large-neighbourhood search run did (`Engine::Lns`), for the report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LnsSummary {
+    /// Why it stopped: `deadline`, `exhausted` (every neighbourhood of the largest size solved
+    /// with its current classes), `optimal` (one neighbourhood held every class), `budget`.
+    pub stop: String,
+    /// Neighbourhoods re-optimised, improving ones (the moves), proven optimal, timed out.
+    pub neighbourhoods: usize,
+    /// See `neighbourhoods`.
+    pub moves: usize,
+    /// See `neighbourhoods`.
+    pub proven: usize,
+    /// See `neighbourhoods`.
+    pub timed_out: usize,
+    /// Neighbourhood size (records) at the end.
+    pub final_size: usize,
+    /// Objective of the start (integer units).
+    pub start_objective: i64,
+    /// ⌈Σ per-record bounds⌉ (integer units).
+    pub per_record_bound: i64,
+    /// Seconds spent on the per-record bounds before the search.
+    pub bound_time_s: f64,
 }
 
 /// Outcome of one exact engine run.

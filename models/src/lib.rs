@@ -10,6 +10,7 @@
 //!   [`root_lp`] (the set-partitioning LP shared by column generation and CP);
 //! - the engines: [`colgen`], [`cp`] (which runs column generation's root LP for its dual
 //!   bound), [`mip`], and the reference [`brute_force`];
+//! - [`lns`]: large-neighbourhood search re-optimising neighbourhoods with column generation;
 //! - [`mod@solve`]: engine selection, warm starts and the rules between engines.
 
 pub mod brute_force;
@@ -22,6 +23,7 @@ pub mod export;
 mod highs_ffi;
 pub mod instance;
 pub mod invalid_input;
+pub mod lns;
 pub mod mip;
 pub mod partition;
 pub mod root_lp;
@@ -37,6 +39,7 @@ pub use engine::{
 };
 pub use instance::Instance;
 pub use invalid_input::InvalidInput;
+pub use lns::{solve_lns, DistanceOracle, LnsOptions, LnsResult};
 pub use mip::{mip_lp_text, solve_mip};
 pub use partition::Partition;
 pub use solve::{select_engine, solve, SolveOptions, SolveOutcome, WarmStart};

@@ -413,6 +413,7 @@ pub fn solve_mip(
             num_classes: p.num_classes(),
             dbil: objective_of(inst, &p, Criterion::Dbil),
             warm_start: false,
+            neighbourhood: None,
         });
         result.objective = Some(obj);
         result.partition = Some(p);

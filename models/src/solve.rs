@@ -127,7 +127,7 @@ pub fn select_engine(
     constraints: &ClassConstraints,
 ) -> Result<Engine, EngineError> {
     if !constraints.is_empty() {
-        if engine == Engine::Mip {
+        if matches!(engine, Engine::Mip | Engine::Lns) {
             return Err(EngineError::UnsupportedConstraints { engine });
         }
         constraints.validate(inst.n)?;
@@ -167,6 +167,7 @@ pub fn solve(
             result
         }
         Engine::Mip => run_mip(inst, opts, best_partition.clone())?,
+        Engine::Lns => run_lns(inst, opts, best_partition.clone().map(|b| b.0))?,
         Engine::Cp | Engine::Auto => run_cp(inst, opts, best_partition.clone().map(|b| b.0))?,
     };
     let result = settle(result, best_partition)?;
@@ -311,6 +312,7 @@ fn run_mip(
             num_classes: p.num_classes(),
             dbil: objective_of(inst, p, Criterion::Dbil),
             warm_start: true,
+            neighbourhood: None,
         });
     }
     let mut r = solve_mip(inst, opts.criterion, opts.time_limit)?;
@@ -324,6 +326,28 @@ fn run_mip(
         }
     }
     Ok(r)
+}
+
+/// Large-neighbourhood search from the best warm start (the greedy cover without one).
+fn run_lns(
+    inst: &Instance,
+    opts: SolveOptions,
+    warm: Option<Partition>,
+) -> Result<EngineResult, EngineError> {
+    let start = warm.unwrap_or_else(|| crate::colgen::start::greedy_cover(inst));
+    crate::lns::run_lns_engine(
+        inst,
+        &start,
+        &crate::lns::LnsEngineOptions {
+            criterion: opts.criterion,
+            time_limit: opts.time_limit,
+            seed: 0,
+            threads: 0,
+            lower_bound: None,
+        },
+        None,
+        opts.on_solution,
+    )
 }
 
 /// The result as [`solve`] reports it: infeasibility as an error, the best warm start when the

@@ -12,7 +12,7 @@ use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::data::table::Table;
 use crate::error::{in_file, Error, Result};
-use crate::partition::exact::{ExactOptions, MAX_EXACT_RECORDS};
+use crate::partition::exact::{Engine, ExactOptions, MAX_EXACT_RECORDS};
 use crate::partition::heuristics::{effective_k, Form, HeuristicOptions, KMemberCost};
 use crate::partition::run::{self, Solver};
 use crate::partition::Method;
@@ -206,6 +206,14 @@ fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
             .iter()
             .filter(|m| m.method == Method::Optimal && m.runs_on(&inst.name));
         let needs_exact = exact_runs.clone().next().is_some();
+        // The large-neighbourhood search (engine lns, or auto on dbil and wcsd) takes any size.
+        let any_size = exact_runs.clone().all(|m| {
+            matches!(m.engine, Engine::Lns | Engine::Auto)
+                && spec
+                    .criteria
+                    .iter()
+                    .all(|c| matches!(c, Criterion::Dbil | Criterion::Wcsd))
+        });
         let needs_k_form = exact_runs.clone().any(|m| m.forms.contains(&Form::K));
         let wrap = |e: Error| in_file(&spec.path, format!("instances[{ii}] '{}': {e}", inst.name));
         let table =
@@ -220,9 +228,9 @@ fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
                 inst.sample,
             )
             .map_err(wrap)?;
-            if needs_exact && ds.n() > MAX_EXACT_RECORDS {
+            if needs_exact && !any_size && ds.n() > MAX_EXACT_RECORDS {
                 return Err(wrap(Error::Input(format!(
-                    "{} records, but optimal runs accept at most {MAX_EXACT_RECORDS}",
+                    "{} records, but optimal runs other than engine lns (or auto on dbil and wcsd) accept at most {MAX_EXACT_RECORDS}",
                     ds.n()
                 ))));
             }

@@ -169,6 +169,7 @@ mod tests {
             classes: 2,
             dbil: v * 2.0,
             warm_start: t == 0.0,
+            neighbourhood: None,
         };
         let rows = vec![
             Row {

@@ -37,7 +37,13 @@ impl Key for Method {
 }
 impl Key for Engine {
     const KEY: &'static str = "engine";
-    const ALL: &'static [Self] = &[Engine::Auto, Engine::Cp, Engine::Colgen, Engine::Mip];
+    const ALL: &'static [Self] = &[
+        Engine::Auto,
+        Engine::Cp,
+        Engine::Colgen,
+        Engine::Mip,
+        Engine::Lns,
+    ];
     fn name(self) -> &'static str {
         Engine::name(self)
     }
@@ -373,11 +379,12 @@ impl Spec {
                 let engine = m.engine.resolve(c);
                 if (engine == Engine::Colgen && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
                     || (engine == Engine::Mip && c == Criterion::Split)
+                    || (engine == Engine::Lns && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
                 {
                     return Err(bad(
                         "criteria",
                         &format!(
-                            "engine {} cannot optimise {} (colgen: dbil, wcsd; mip: not split)",
+                            "engine {} cannot optimise {} (colgen, lns: dbil, wcsd; mip: not split)",
                             engine.name(),
                             c.name()
                         ),

@@ -306,6 +306,9 @@ pub enum EngineArg {
     Colgen,
     /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
     Mip,
+    /// Large-neighbourhood search from the best heuristic, neighbourhoods re-optimised by
+    /// column generation (dbil, wcsd; any size; `auto` above 1000 records).
+    Lns,
 }
 
 impl From<EngineArg> for Engine {
@@ -315,6 +318,7 @@ impl From<EngineArg> for Engine {
             EngineArg::Cp => Engine::Cp,
             EngineArg::Colgen => Engine::Colgen,
             EngineArg::Mip => Engine::Mip,
+            EngineArg::Lns => Engine::Lns,
         }
     }
 }
@@ -363,7 +367,13 @@ mod tests {
         same_names::<CostArg, KMemberCost>(&KMemberCost::ALL, KMemberCost::name);
         same_names::<KAssignArg, KAssign>(&KAssign::ALL, KAssign::name);
         same_names::<EngineArg, Engine>(
-            &[Engine::Auto, Engine::Cp, Engine::Colgen, Engine::Mip],
+            &[
+                Engine::Auto,
+                Engine::Cp,
+                Engine::Colgen,
+                Engine::Mip,
+                Engine::Lns,
+            ],
             Engine::name,
         );
     }

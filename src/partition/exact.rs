@@ -6,6 +6,9 @@ use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::error::{input, internal, Error, Result};
 use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use crate::partition::large::{
+    solve_large, LargeOptions, AUTO_LNS_RECORDS, DEFAULT_LNS_TIME_LIMIT,
+};
 use crate::settings::Setting;
 use optik_models::cp::Search;
 pub use optik_models::Engine;
@@ -49,6 +52,10 @@ pub struct TimelineEntry {
     pub dbil: f64,
     /// True for the heuristic warm start.
     pub warm_start: bool,
+    /// Large-neighbourhood search: records of the neighbourhood whose re-optimisation made
+    /// this solution (a move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neighbourhood: Option<usize>,
 }
 
 /// What an exact run produced.
@@ -78,6 +85,34 @@ pub struct ExactOutcome {
     pub note: Option<String>,
     pub search: String,
     pub size_cap: bool,
+    /// Large-neighbourhood search runs only: its limits, starts and counters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lns: Option<LnsReport>,
+}
+
+/// What a large-neighbourhood search run reports beside the engine's fields.
+#[derive(Clone, Debug, Serialize)]
+pub struct LnsReport {
+    /// The run's time limit in seconds (heuristic starts included).
+    pub time_limit_s: f64,
+    /// True when no time limit was given and the default applied.
+    pub default_time_limit: bool,
+    /// Why `auto` chose the search (`records above 1000`), or `engine lns`.
+    pub chosen_by: String,
+    /// Every heuristic tried as a start: objective (distance units) and seconds.
+    pub starts: Vec<LnsStart>,
+    /// The per-record lower bound (distance units).
+    pub per_record_bound: f64,
+    /// The search's counters (neighbourhoods, moves, proven, timed out, why it stopped).
+    pub search: optik_models::lns::LnsSummary,
+}
+
+/// One heuristic start of a large-neighbourhood search.
+#[derive(Clone, Debug, Serialize)]
+pub struct LnsStart {
+    pub method: String,
+    pub objective: f64,
+    pub seconds: f64,
 }
 
 /// The heuristics tried for the warm start (all k_i forms; greedy k-member with eq. 5.5).
@@ -109,6 +144,9 @@ pub(crate) fn solve_with(
     opts: &ExactOptions,
     extra: &ClassConstraints,
 ) -> Result<ExactOutcome> {
+    if let Some(chosen_by) = lns_choice(ds.n(), opts) {
+        return solve_lns(ds, dist, opts, extra, chosen_by);
+    }
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
@@ -134,12 +172,112 @@ pub(crate) fn solve_with(
         },
     )
     .map_err(|e| engine_error(e, engine, extra))?;
-    outcome(&inst, opts, solved, &names)
+    outcome(inst.scale, opts, solved, &names)
+}
+
+/// Why the large-neighbourhood search runs instead of an exact engine, or `None`: asked for
+/// (engine lns), or `auto` on a sum criterion above [`AUTO_LNS_RECORDS`] records.
+fn lns_choice(n: usize, opts: &ExactOptions) -> Option<String> {
+    let sum = matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd);
+    match opts.engine {
+        Engine::Lns => Some(format!("{} lns", Setting::Engine)),
+        Engine::Auto if sum && n > AUTO_LNS_RECORDS => {
+            Some(format!("{} records, above {AUTO_LNS_RECORDS}", n))
+        }
+        _ => None,
+    }
+}
+
+/// The large-neighbourhood search from the best heuristic, under the time limit (the default
+/// one when none was given), with distances on the fly.
+fn solve_lns(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    opts: &ExactOptions,
+    extra: &ClassConstraints,
+    chosen_by: String,
+) -> Result<ExactOutcome> {
+    check_scale(opts)?;
+    if !extra.is_empty() {
+        return Err(input(format!(
+            "the large-neighbourhood search ({chosen_by}) does not support {}, {} or {} (use {} colgen or cp on at most {MAX_EXACT_RECORDS} records)",
+            Setting::LDiversity,
+            Setting::Links,
+            Setting::MaxClassSize,
+            Setting::Engine,
+        )));
+    }
+    let time_limit = opts.time_limit.unwrap_or(DEFAULT_LNS_TIME_LIMIT);
+    let run = solve_large(
+        ds,
+        dist,
+        &LargeOptions {
+            criterion: opts.criterion,
+            scale: opts.scale,
+            time_limit,
+            seed: opts.seed,
+            quiet: opts.quiet,
+            lower_bound: None,
+        },
+    )
+    .map_err(|e| engine_error(e, Engine::Lns, extra))?;
+    let start_objective = run
+        .starts
+        .iter()
+        .find(|s| s.0 == run.start)
+        .map_or(0, |s| s.1);
+    let lns = LnsReport {
+        time_limit_s: time_limit.as_secs_f64(),
+        default_time_limit: opts.time_limit.is_none(),
+        chosen_by,
+        starts: run
+            .starts
+            .iter()
+            .map(|(method, v, seconds)| LnsStart {
+                method: method.clone(),
+                objective: *v as f64 / opts.scale,
+                seconds: *seconds,
+            })
+            .collect(),
+        per_record_bound: run
+            .result
+            .stats
+            .lns
+            .as_ref()
+            .map_or(0.0, |s| s.per_record_bound as f64 / opts.scale),
+        search: run.result.stats.lns.clone().unwrap_or_default(),
+    };
+    let solved = SolveOutcome {
+        engine: Engine::Lns,
+        warm_start: Some(WarmStart::Given {
+            index: 0,
+            objective: start_objective,
+        }),
+        result: run.result,
+    };
+    let mut out = outcome(opts.scale, opts, solved, &[run.start])?;
+    out.lns = Some(lns);
+    Ok(out)
 }
 
 /// The integer instance of the table (distances × the scale, rounded), within the exact
 /// engines' size limit.
 fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> Result<Instance> {
+    check_scale(opts)?;
+    if ds.n() > MAX_EXACT_RECORDS {
+        return Err(input(format!(
+            "{} {} holds an n × n matrix and accepts at most {MAX_EXACT_RECORDS} records; this table has {} (the large-neighbourhood search, {} lns, takes any size for dbil and wcsd)",
+            Setting::Engine,
+            opts.engine.resolve(opts.criterion).name(),
+            ds.n(),
+            Setting::Engine
+        )));
+    }
+    dist.instance(ds.k.clone(), opts.scale).map_err(input)
+}
+
+/// The integer scale must be a positive number.
+fn check_scale(opts: &ExactOptions) -> Result<()> {
     if !(opts.scale.is_finite() && opts.scale > 0.0) {
         return Err(input(format!(
             "{} must be positive, got {}",
@@ -147,14 +285,7 @@ fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> R
             opts.scale
         )));
     }
-    if ds.n() > MAX_EXACT_RECORDS {
-        return Err(input(format!(
-            "{} optimal holds an n × n matrix and accepts at most {MAX_EXACT_RECORDS} records; this table has {}",
-            Setting::Method,
-            ds.n()
-        )));
-    }
-    dist.instance(ds.k.clone(), opts.scale).map_err(input)
+    Ok(())
 }
 
 /// The heuristics' partitions that meet the class constraints (after a repair by merging
@@ -297,6 +428,14 @@ fn engine_error(e: EngineError, engine: Engine, extra: &ClassConstraints) -> Err
             criterion.name()
         )),
         EngineError::UnsupportedCriterion {
+            engine: Engine::Lns,
+            criterion,
+        } => input(format!(
+            "{} lns optimises dbil and wcsd only, not {}",
+            Setting::Engine,
+            criterion.name()
+        )),
+        EngineError::UnsupportedCriterion {
             engine: Engine::Mip,
             ..
         } => input(format!(
@@ -317,7 +456,7 @@ fn engine_error(e: EngineError, engine: Engine, extra: &ClassConstraints) -> Err
 
 /// The solver's outcome in distance units, with the warm start named.
 fn outcome(
-    inst: &Instance,
+    scale: f64,
     opts: &ExactOptions,
     solved: SolveOutcome,
     heuristic_names: &[String],
@@ -339,7 +478,7 @@ fn outcome(
         Some(WarmStart::CpSearch { .. }) => "cp (search within the constraints)".to_string(),
         None => "none (no heuristic met the constraints)".to_string(),
     };
-    let to_units = |v: i64| inst.to_units(v);
+    let to_units = |v: i64| v as f64 / scale;
     let gap = result.lower_bound.map(|lb| {
         if objective == 0 {
             if lb == 0 {
@@ -370,6 +509,7 @@ fn outcome(
                 classes: e.num_classes,
                 dbil: to_units(e.dbil),
                 warm_start: e.warm_start,
+                neighbourhood: e.neighbourhood,
             })
             .collect(),
         nodes: result.stats.nodes,
@@ -378,6 +518,7 @@ fn outcome(
         note: result.note,
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
+        lns: None,
     })
 }
 

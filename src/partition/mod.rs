@@ -4,6 +4,7 @@
 pub(crate) mod constraints;
 pub(crate) mod exact;
 pub(crate) mod heuristics;
+pub(crate) mod large;
 pub(crate) mod metrics;
 pub(crate) mod run;
 

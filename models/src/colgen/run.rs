@@ -73,6 +73,7 @@ impl Run {
             num_classes: p.num_classes(),
             dbil: start::partition_cost(inst, Criterion::Dbil, &p),
             warm_start: warm,
+            neighbourhood: None,
         };
         if let Some(cb) = self.on_solution.as_mut() {
             cb(&ev);

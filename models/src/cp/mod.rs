@@ -175,6 +175,7 @@ impl CpRun<'_> {
             num_classes: p.num_classes(),
             dbil: objective_of(self.inst, &p, Criterion::Dbil),
             warm_start,
+            neighbourhood: None,
         };
         if let Some(cb) = self.on_solution.as_mut() {
             cb(&event);

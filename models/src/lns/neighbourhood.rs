@@ -1,0 +1,257 @@
+//! Neighbourhoods that follow the data: from a seed class, the classes nearest to it until about
+//! m records are free; and the order seeds are drawn in, covering the table pass after pass and
+//! favouring classes that cost much more than their records' lower bounds.
+
+use super::incumbent::Incumbent;
+use super::oracle::DistanceOracle;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// How "nearest class" is measured when a neighbourhood grows around its seed class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NeighbourhoodRule {
+    /// Distance between the seed's medoid and each class's medoid (one distance per class).
+    MedoidToSeed,
+    /// Distance between the closest records of the seed class and each class (|seed| · n
+    /// distances).
+    ClosestRecords,
+    /// Grows like Prim's tree: the next class is the one whose medoid is nearest to the medoid
+    /// of any class already taken (a region that follows the data away from the seed).
+    MedoidGrowth,
+}
+
+/// Classes around `seed` (first) holding at least `size` records in all (or every class that
+/// is not locked), nearest first by `rule`. Locked classes (in another worker's neighbourhood)
+/// are never taken. Ties go to the smaller class id.
+pub fn neighbourhood<O: DistanceOracle + ?Sized>(
+    oracle: &O,
+    inc: &Incumbent,
+    seed: usize,
+    size: usize,
+    rule: NeighbourhoodRule,
+    locked: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let seed_class = inc.class(seed).expect("the seed class exists");
+    let mut taken = vec![seed];
+    let mut records = seed_class.members.len();
+    let free: Vec<usize> = inc.ids().filter(|&c| c != seed && !locked(c)).collect();
+    match rule {
+        NeighbourhoodRule::MedoidToSeed | NeighbourhoodRule::ClosestRecords => {
+            let mut near: Vec<(i64, usize)> = match rule {
+                NeighbourhoodRule::MedoidToSeed => free
+                    .iter()
+                    .map(|&c| {
+                        let m = inc.class(c).expect("live").medoid;
+                        (oracle.d(seed_class.medoid, m), c)
+                    })
+                    .collect(),
+                _ => {
+                    // Distance from each record to the seed class, then the minimum per class.
+                    let mut best = vec![i64::MAX; free.len()];
+                    for (t, &c) in free.iter().enumerate() {
+                        for &j in &inc.class(c).expect("live").members {
+                            for &i in &seed_class.members {
+                                best[t] = best[t].min(oracle.d(i, j));
+                            }
+                        }
+                    }
+                    best.into_iter().zip(free.iter().copied()).collect()
+                }
+            };
+            // At most `size` classes are needed (each holds a record): select them, then sort.
+            if near.len() > size {
+                near.select_nth_unstable(size);
+                near.truncate(size);
+            }
+            near.sort_unstable();
+            for (_, c) in near {
+                if records >= size {
+                    break;
+                }
+                records += inc.class(c).expect("live").members.len();
+                taken.push(c);
+            }
+        }
+        NeighbourhoodRule::MedoidGrowth => {
+            let medoid = |c: usize| inc.class(c).expect("live").medoid;
+            let mut dist: Vec<i64> = free
+                .iter()
+                .map(|&c| oracle.d(seed_class.medoid, medoid(c)))
+                .collect();
+            let mut used = vec![false; free.len()];
+            while records < size {
+                let Some(t) = (0..free.len())
+                    .filter(|&t| !used[t])
+                    .min_by_key(|&t| (dist[t], free[t]))
+                else {
+                    break;
+                };
+                used[t] = true;
+                let c = free[t];
+                taken.push(c);
+                records += inc.class(c).expect("live").members.len();
+                let mc = medoid(c);
+                for u in 0..free.len() {
+                    if !used[u] {
+                        dist[u] = dist[u].min(oracle.d(mc, medoid(free[u])));
+                    }
+                }
+            }
+        }
+    }
+    taken
+}
+
+/// How strongly seeds favour classes far above their lower bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedBias {
+    /// Every class equally likely first in a pass.
+    Uniform,
+    /// A class's chance to come early grows with cost / Σ of its members' bounds.
+    CostOverBound,
+}
+
+/// Seeds for the neighbourhoods: each pass is a random permutation of the classes that exist
+/// when it starts (weighted sampling without replacement, Efraimidis–Spirakis keys); classes
+/// that vanished since are skipped, classes an improvement creates come next.
+#[derive(Debug)]
+pub struct SeedOrder {
+    rng: ChaCha8Rng,
+    queue: Vec<usize>,
+    bias: SeedBias,
+    passes: usize,
+}
+
+impl SeedOrder {
+    /// An empty order; the first call to [`SeedOrder::next`] starts pass 1.
+    pub fn new(rng: ChaCha8Rng, bias: SeedBias) -> Self {
+        SeedOrder {
+            rng,
+            queue: Vec::new(),
+            bias,
+            passes: 0,
+        }
+    }
+
+    /// Passes started so far.
+    pub fn passes(&self) -> usize {
+        self.passes
+    }
+
+    /// The next seed class that still exists (`None` only when there is no class).
+    pub fn next(&mut self, inc: &Incumbent) -> Option<usize> {
+        loop {
+            while let Some(c) = self.queue.pop() {
+                if inc.class(c).is_some() {
+                    return Some(c);
+                }
+            }
+            if inc.num_classes() == 0 {
+                return None;
+            }
+            self.refill(inc);
+        }
+    }
+
+    /// Makes `classes` (just created by an improvement) the next seeds: the area that just
+    /// changed is where the next improvement is likeliest.
+    pub fn seed_next(&mut self, classes: &[usize]) {
+        self.queue.extend(classes.iter().rev());
+    }
+
+    fn refill(&mut self, inc: &Incumbent) {
+        self.passes += 1;
+        let mut keyed: Vec<(f64, usize)> = inc
+            .ids()
+            .map(|c| {
+                let class = inc.class(c).expect("live");
+                let weight = match self.bias {
+                    SeedBias::Uniform => 1.0,
+                    SeedBias::CostOverBound => (class.cost as f64 + 1.0) / (class.bound + 1.0),
+                };
+                // u^(1/w), compared through its logarithm: larger keys come first.
+                let u: f64 = self.rng.gen_range(f64::MIN_POSITIVE..1.0);
+                (u.ln() / weight, c)
+            })
+            .collect();
+        // The queue pops from the back: smallest keys first in the vector.
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        self.queue = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lns::cost::SumCriterion;
+    use crate::{Instance, Partition};
+    use rand::SeedableRng;
+
+    /// Classes of two on a line, medoids at 0, 10, 20, 32 and 46.
+    fn line() -> (Instance, Incumbent) {
+        let pts: Vec<f64> = [0, 1, 10, 11, 20, 21, 32, 33, 46, 47]
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        let inst =
+            Instance::from_distance(1.0, vec![2; 10], |i, j| (pts[i] - pts[j]).abs()).unwrap();
+        let p = Partition::from_labels(&[0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+        let inc = Incumbent::new(&inst, SumCriterion::Dbil, &p, &[0.0; 10]);
+        (inst, inc)
+    }
+
+    #[test]
+    fn every_rule_takes_the_nearest_classes() {
+        let (inst, inc) = line();
+        for rule in [
+            NeighbourhoodRule::MedoidToSeed,
+            NeighbourhoodRule::ClosestRecords,
+            NeighbourhoodRule::MedoidGrowth,
+        ] {
+            let growth = rule == NeighbourhoodRule::MedoidGrowth;
+            // From 20: 10 is nearest; then 32 (12 away) for the seed-distance rules, 0 for
+            // growth (10 away from the class at 10).
+            let expected = if growth { vec![2, 1, 0] } else { vec![2, 1, 3] };
+            assert_eq!(neighbourhood(&inst, &inc, 2, 6, rule, |_| false), expected);
+            assert_eq!(
+                neighbourhood(&inst, &inc, 0, 5, rule, |_| false),
+                vec![0, 1, 2]
+            );
+            assert_eq!(neighbourhood(&inst, &inc, 0, 2, rule, |_| false), vec![0]);
+            // Locked classes are passed over: with 10 locked, 32 then 0 (20 from the seed) or
+            // 46 (14 from 32).
+            let expected = if growth { vec![2, 3, 4] } else { vec![2, 3, 0] };
+            assert_eq!(neighbourhood(&inst, &inc, 2, 6, rule, |c| c == 1), expected);
+            assert_eq!(neighbourhood(&inst, &inc, 4, 100, rule, |_| false).len(), 5);
+        }
+    }
+
+    #[test]
+    fn growth_follows_the_data_away_from_the_seed() {
+        // Classes {0,1} (seed), {10,11}, {-15,-14}, {20,21}: nearest to the seed are the classes
+        // at 10 and -15; growing from the region, the class at 20 is nearer than the one at -15.
+        let pts: [f64; 8] = [0.0, 1.0, 10.0, 11.0, -15.0, -14.0, 20.0, 21.0];
+        let inst =
+            Instance::from_distance(1.0, vec![2; 8], |i, j| (pts[i] - pts[j]).abs()).unwrap();
+        let p = Partition::from_labels(&[0, 0, 1, 1, 2, 2, 3, 3]);
+        let inc = Incumbent::new(&inst, SumCriterion::Dbil, &p, &[0.0; 8]);
+        let take = |rule| neighbourhood(&inst, &inc, 0, 6, rule, |_| false);
+        assert_eq!(take(NeighbourhoodRule::MedoidToSeed), vec![0, 1, 2]);
+        assert_eq!(take(NeighbourhoodRule::ClosestRecords), vec![0, 1, 2]);
+        assert_eq!(take(NeighbourhoodRule::MedoidGrowth), vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn a_pass_visits_every_class_once() {
+        let (_, inc) = line();
+        for bias in [SeedBias::Uniform, SeedBias::CostOverBound] {
+            let mut order = SeedOrder::new(ChaCha8Rng::seed_from_u64(7), bias);
+            let mut seen: Vec<usize> = (0..5).map(|_| order.next(&inc).unwrap()).collect();
+            assert_eq!(order.passes(), 1);
+            seen.sort_unstable();
+            assert_eq!(seen, vec![0, 1, 2, 3, 4]);
+            order.next(&inc);
+            assert_eq!(order.passes(), 2);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The search's vocabulary: its options, the improvement events it reports, and the limits a
+//! driven search runs under. Every file of the search reads these; this file reads none of them.
+
+use super::neighbourhood::{NeighbourhoodRule, SeedBias};
+use crate::Criterion;
+use std::time::{Duration, Instant};
+
+/// One improvement: a neighbourhood whose re-optimised classes cost less.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LnsEvent {
+    /// Seconds since the search started.
+    pub elapsed_s: f64,
+    /// Objective of the whole partition after the move (integer units).
+    pub objective: i64,
+    /// Records in the neighbourhood.
+    pub records: usize,
+    /// Classes freed.
+    pub classes_before: usize,
+    /// Classes the neighbourhood was re-partitioned into.
+    pub classes_after: usize,
+    /// Cost of the freed classes before and after (integer units).
+    pub cost_before: i64,
+    /// See `cost_before`.
+    pub cost_after: i64,
+    /// True when the neighbourhood's new classes are proven optimal for its records.
+    pub proven: bool,
+    /// Classes of the whole partition after the move.
+    pub num_classes: usize,
+    /// DBIL of the whole partition after the move (integer units), whatever the criterion.
+    pub dbil: i64,
+}
+
+impl std::fmt::Display for LnsEvent {
+    /// `neighbourhood of 212 records / 40 classes: 1234 → 1201` (integer units).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "neighbourhood of {} records / {} classes: {} → {}",
+            self.records, self.classes_before, self.cost_before, self.cost_after
+        )
+    }
+}
+
+/// Receives every improvement, on the thread that called [`super::solve_lns`].
+pub type ImprovementCallback = Box<dyn FnMut(&LnsEvent)>;
+
+/// Options of [`super::solve_lns`].
+pub struct LnsOptions {
+    /// dbil or wcsd.
+    pub criterion: Criterion,
+    /// The search returns by then (within column generation's overrun, well under a second).
+    pub deadline: Option<Instant>,
+    /// Time limit of a neighbourhood's first attempt: most neighbourhoods are proven in a
+    /// fraction of a second, a few take far longer; one that times out is tried again with
+    /// twice the time when the seeds come back to it, up to `neighbourhood_limit`.
+    pub first_limit: Duration,
+    /// Longest time limit of one neighbourhood's column generation.
+    pub neighbourhood_limit: Duration,
+    /// Initial neighbourhood size m (records).
+    pub size: usize,
+    /// Smallest m the adaptation shrinks to.
+    pub min_size: usize,
+    /// Largest m the adaptation grows to (capped by n).
+    pub max_size: usize,
+    /// How neighbouring classes are found.
+    pub rule: NeighbourhoodRule,
+    /// How seeds favour expensive classes.
+    pub seed_bias: SeedBias,
+    /// Seed the classes an improvement creates next (before the rest of the pass).
+    pub follow_improvements: bool,
+    /// Seed of the seed order.
+    pub seed: u64,
+    /// Worker threads; 0 = rayon's thread count.
+    pub threads: usize,
+    /// Stop after this many neighbourhoods (tests; `None`: until the deadline or exhausted).
+    pub max_neighbourhoods: Option<usize>,
+    /// Column budget of one neighbourhood's proof (bounds its memory).
+    pub column_budget: usize,
+    /// Subset-row cuts in the neighbourhoods' column generation.
+    pub cuts: bool,
+    /// Called on every improvement.
+    pub on_improvement: Option<ImprovementCallback>,
+    /// The per-record bounds when the caller computed them already
+    /// ([`cost::record_bounds`] of the oracle and criterion).
+    pub record_bounds: Option<Vec<f64>>,
+}
+
+impl Default for LnsOptions {
+    fn default() -> Self {
+        LnsOptions {
+            criterion: Criterion::Dbil,
+            deadline: None,
+            first_limit: Duration::from_millis(250),
+            neighbourhood_limit: Duration::from_secs(10),
+            size: 100,
+            min_size: 20,
+            max_size: 1000,
+            rule: NeighbourhoodRule::MedoidToSeed,
+            seed_bias: SeedBias::CostOverBound,
+            follow_improvements: true,
+            seed: 0,
+            threads: 0,
+            max_neighbourhoods: None,
+            column_budget: 1_000_000,
+            cuts: true,
+            on_improvement: None,
+            record_bounds: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LnsOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LnsOptions")
+            .field("criterion", &self.criterion)
+            .field("deadline", &self.deadline)
+            .field("first_limit", &self.first_limit)
+            .field("neighbourhood_limit", &self.neighbourhood_limit)
+            .field("size", &self.size)
+            .field("min_size", &self.min_size)
+            .field("max_size", &self.max_size)
+            .field("rule", &self.rule)
+            .field("seed_bias", &self.seed_bias)
+            .field("follow_improvements", &self.follow_improvements)
+            .field("seed", &self.seed)
+            .field("threads", &self.threads)
+            .field("max_neighbourhoods", &self.max_neighbourhoods)
+            .field("column_budget", &self.column_budget)
+            .field("cuts", &self.cuts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Limits of a driven search.
+#[derive(Debug)]
+pub struct Drive {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Nothing runs past it (up to column generation's own overrun).
+    pub deadline: Option<Instant>,
+    /// Stop after this many neighbourhoods.
+    pub max_neighbourhoods: Option<usize>,
+    /// Column budget of one neighbourhood's proof.
+    pub column_budget: usize,
+    /// Subset-row cuts in the neighbourhoods' column generation.
+    pub cuts: bool,
+}

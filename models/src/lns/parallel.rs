@@ -1,0 +1,126 @@
+//! Runs the search on worker threads: each worker re-optimises one neighbourhood at a time, the
+//! calling thread hands out neighbourhoods that share no class with a running one and applies
+//! results as they come, and nothing starts that could end after the deadline.
+//!
+//! With one thread, one neighbourhood runs at a time and the search is deterministic for a seed
+//! (as long as no neighbourhood reaches its time limit and the deadline does not stop it). With
+//! more threads, results are applied in the order they finish, which depends on timing: runs
+//! with the same seed may differ.
+
+use super::cost::SumCriterion;
+use super::options::Drive;
+use super::oracle::DistanceOracle;
+use super::outcome::LnsStop;
+use super::search::{solve_job, Next, Search, Solved};
+use crate::engine::EngineError;
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Time kept between a neighbourhood's time limit and the deadline: column generation returns
+/// a little after its limit (the last LP or MIP call finishing).
+const DEADLINE_MARGIN: Duration = Duration::from_millis(150);
+
+/// No neighbourhood is started with less time than this.
+const MIN_NEIGHBOURHOOD_TIME: Duration = Duration::from_millis(100);
+
+type Outcome = std::thread::Result<Solved>;
+
+/// Runs `search` until the deadline, the neighbourhood budget, or nothing is left to try.
+pub fn drive<O: DistanceOracle + ?Sized>(
+    search: &mut Search<'_, O>,
+    oracle: &O,
+    criterion: SumCriterion,
+    limits: &Drive,
+) -> Result<LnsStop, EngineError> {
+    let threads = limits.threads.max(1);
+    let (job_tx, job_rx) = mpsc::channel();
+    let job_rx = Mutex::new(job_rx);
+    let (res_tx, res_rx) = mpsc::channel::<Outcome>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let res_tx = res_tx.clone();
+            let job_rx = &job_rx;
+            scope.spawn(move || loop {
+                let job = job_rx.lock().expect("no worker panics holding it").recv();
+                let Ok(job) = job else { break };
+                let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    solve_job(oracle, criterion, limits, job)
+                }));
+                if res_tx.send(out).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(res_tx);
+        let mut running = 0usize;
+        let mut started = 0usize;
+        let mut stop: Option<LnsStop> = None;
+        loop {
+            while running < threads && stop.is_none() {
+                if limits.max_neighbourhoods.is_some_and(|m| started >= m) {
+                    stop = Some(LnsStop::Budget);
+                    break;
+                }
+                let available = match limits.deadline {
+                    None => Duration::MAX,
+                    Some(d) => {
+                        let left = d.saturating_duration_since(Instant::now());
+                        let left = left.saturating_sub(DEADLINE_MARGIN);
+                        if left < MIN_NEIGHBOURHOOD_TIME {
+                            stop = Some(LnsStop::Deadline);
+                            break;
+                        }
+                        left
+                    }
+                };
+                match search.next_job(available) {
+                    Next::Job(job) => {
+                        job_tx.send(job).expect("workers wait for jobs");
+                        running += 1;
+                        started += 1;
+                    }
+                    Next::Wait => break,
+                    Next::Exhausted => {
+                        if running == 0 {
+                            stop = Some(if search.whole_proven() {
+                                LnsStop::Optimal
+                            } else {
+                                LnsStop::Exhausted
+                            });
+                        }
+                        break;
+                    }
+                }
+            }
+            if running == 0 {
+                break;
+            }
+            let out = res_rx.recv().expect("a running job reports");
+            running -= 1;
+            match out {
+                Ok(solved) => {
+                    if let Err(e) = search.apply(solved) {
+                        drop(job_tx);
+                        drain(&res_rx, running);
+                        return Err(e);
+                    }
+                }
+                Err(panic) => {
+                    drop(job_tx);
+                    drain(&res_rx, running);
+                    std::panic::resume_unwind(panic);
+                }
+            }
+        }
+        drop(job_tx);
+        Ok(stop.unwrap_or(LnsStop::Exhausted))
+    })
+}
+
+/// Waits for the `running` jobs still out, so the workers end before the error is returned.
+fn drain(res_rx: &mpsc::Receiver<Outcome>, running: usize) {
+    for _ in 0..running {
+        let _ = res_rx.recv();
+    }
+}

@@ -1,0 +1,239 @@
+//! The optimal method on tables too large for an exact proof (issue 14): the best heuristic
+//! partition improved by large-neighbourhood search (`optik_models::lns`), whose neighbourhoods
+//! column generation re-optimises exactly, with distances computed on the fly from the encoded
+//! records (no n × n matrix), a per-record lower bound, and a progress bar on a terminal.
+
+use crate::data::dataset::Dataset;
+use crate::data::distance::RecordDistance;
+use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
+use indicatif::{ProgressBar, ProgressStyle};
+use optik_models::lns::{run_lns_engine, LnsEngineOptions, SumCriterion};
+use optik_models::{
+    Criterion, DistanceOracle, EngineError, EngineResult, Partition, SolutionCallback,
+    SolutionEvent,
+};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// Above this many records `auto` runs the large-neighbourhood search (dbil and wcsd): below
+/// it column generation usually proves the optimum within a minute (docs/exact.md).
+pub(crate) const AUTO_LNS_RECORDS: usize = 1_000;
+
+/// Time limit of a large-neighbourhood search run without one (the report records it).
+pub(crate) const DEFAULT_LNS_TIME_LIMIT: Duration = Duration::from_secs(300);
+
+/// k-member is quadratic in n (5.4 s on 30,162 records): above this many records the search
+/// starts from MDAV and Mondrian only.
+const KMEMBER_MAX_RECORDS: usize = 60_000;
+
+/// Seconds between two progress lines on standard error when it is not a terminal.
+const LOG_EVERY_S: f64 = 10.0;
+
+/// The table's integer distances on demand: `round(d(i, j) × scale)`, the same values as the
+/// exact engines' matrix, from the encoded records.
+#[derive(Debug)]
+pub(crate) struct TableOracle<'a> {
+    pub(crate) dist: &'a RecordDistance,
+    pub(crate) k: &'a [u32],
+    pub(crate) scale: f64,
+}
+
+impl DistanceOracle for TableOracle<'_> {
+    fn n(&self) -> usize {
+        self.k.len()
+    }
+
+    fn k(&self, i: usize) -> u32 {
+        self.k[i]
+    }
+
+    fn d(&self, i: usize, j: usize) -> i64 {
+        if i == j {
+            return 0;
+        }
+        (self.dist.d(i, j) * self.scale).round() as i64
+    }
+
+    fn scale(&self) -> f64 {
+        self.scale
+    }
+}
+
+/// Settings of a large run.
+#[derive(Clone, Debug)]
+pub(crate) struct LargeOptions {
+    pub(crate) criterion: Criterion,
+    pub(crate) scale: f64,
+    /// Wall-clock limit, heuristics included.
+    pub(crate) time_limit: Duration,
+    pub(crate) seed: u64,
+    pub(crate) quiet: bool,
+    /// A valid lower bound on the same instance proven elsewhere (integer units).
+    pub(crate) lower_bound: Option<i64>,
+}
+
+/// What a large run produced.
+#[derive(Debug)]
+pub(crate) struct LargeRun {
+    pub(crate) result: EngineResult,
+    /// The heuristic the search started from.
+    pub(crate) start: String,
+    /// Every heuristic tried, with its objective (integer units) and seconds.
+    pub(crate) starts: Vec<(String, i64, f64)>,
+}
+
+/// The heuristics tried as starts, in order (k-member skipped above [`KMEMBER_MAX_RECORDS`]).
+fn start_heuristics(n: usize, seed: u64) -> Vec<HeuristicOptions> {
+    let h = |method| HeuristicOptions {
+        method,
+        form: Form::Ki,
+        cost: KMemberCost::Personalised,
+        seed,
+    };
+    let mut hs = vec![h(Heuristic::Mdav)];
+    if n <= KMEMBER_MAX_RECORDS {
+        hs.push(h(Heuristic::KMember));
+    }
+    hs.push(h(Heuristic::Mondrian));
+    hs
+}
+
+/// Runs the heuristics, then the search from the best of them until the time limit.
+pub(crate) fn solve_large(
+    ds: &Dataset,
+    dist: &RecordDistance,
+    opts: &LargeOptions,
+) -> Result<LargeRun, EngineError> {
+    let t0 = Instant::now();
+    let criterion =
+        SumCriterion::try_from(opts.criterion).map_err(|_| EngineError::UnsupportedCriterion {
+            engine: optik_models::Engine::Lns,
+            criterion: opts.criterion,
+        })?;
+    let oracle = TableOracle {
+        dist,
+        k: &ds.k,
+        scale: opts.scale,
+    };
+    let bar = progress_bar(opts.quiet);
+    let mut starts = Vec::new();
+    let mut best: Option<(usize, Partition, i64)> = None;
+    for h in start_heuristics(ds.n(), opts.seed) {
+        bar.set_message(format!("lns: start {}", h.method.name()));
+        let t = Instant::now();
+        let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &ProgressBar::hidden());
+        let v: i64 = p
+            .classes()
+            .iter()
+            .map(|c| criterion.class_cost(&oracle, c))
+            .sum();
+        starts.push((h.method.name().to_string(), v, t.elapsed().as_secs_f64()));
+        if best.as_ref().is_none_or(|b| v < b.2) {
+            best = Some((starts.len() - 1, p, v));
+        }
+    }
+    let (index, start, _) = best.expect("at least one heuristic runs");
+    let left = opts.time_limit.saturating_sub(t0.elapsed());
+    bar.set_message("lns: per-record bounds".to_string());
+    let state = Progress::new(bar.clone(), opts.quiet, opts.scale, opts.criterion);
+    let result = run_lns_engine(
+        &oracle,
+        &start,
+        &LnsEngineOptions {
+            criterion: opts.criterion,
+            time_limit: Some(left),
+            seed: opts.seed,
+            threads: 0,
+            lower_bound: opts.lower_bound,
+        },
+        Some(state.on_bound()),
+        Some(state.on_solution()),
+    );
+    bar.finish_and_clear();
+    Ok(LargeRun {
+        result: result?,
+        start: starts[index].0.clone(),
+        starts,
+    })
+}
+
+/// A bar on a terminal (incumbent, bound, gap, elapsed); hidden otherwise or when quiet.
+fn progress_bar(quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// The incumbent and bound as the progress bar and the log show them.
+#[derive(Debug, Clone)]
+struct Progress {
+    bar: ProgressBar,
+    /// No bar: a line on standard error every [`LOG_EVERY_S`] seconds instead (none when quiet).
+    log: bool,
+    scale: f64,
+    criterion: Criterion,
+    bound: std::rc::Rc<std::cell::Cell<Option<i64>>>,
+}
+
+impl Progress {
+    fn new(bar: ProgressBar, quiet: bool, scale: f64, criterion: Criterion) -> Self {
+        Progress {
+            log: !quiet && bar.is_hidden(),
+            bar,
+            scale,
+            criterion,
+            bound: Default::default(),
+        }
+    }
+
+    fn on_bound(&self) -> Box<dyn FnOnce(i64)> {
+        let bound = self.bound.clone();
+        Box::new(move |b| bound.set(Some(b)))
+    }
+
+    fn on_solution(&self) -> SolutionCallback {
+        let me = self.clone();
+        let mut last_log = f64::NEG_INFINITY;
+        Box::new(move |e: &SolutionEvent| {
+            let line = me.line(e);
+            me.bar.set_message(line.clone());
+            if me.log && (e.warm_start || e.elapsed_s - last_log >= LOG_EVERY_S) {
+                last_log = e.elapsed_s;
+                eprintln!("[{:>8.3} s] {line}", e.elapsed_s);
+            }
+        })
+    }
+
+    /// `lns: dbil 1234.5670 ≥ 1100.0000 (gap 10.90%), 5012 classes, 42 moves`.
+    fn line(&self, e: &SolutionEvent) -> String {
+        let v = e.objective as f64 / self.scale;
+        let what = if e.warm_start { "start" } else { "lns" };
+        match self.bound.get() {
+            Some(b) => {
+                let gap = if e.objective > 0 {
+                    (e.objective - b) as f64 / e.objective as f64 * 100.0
+                } else {
+                    0.0
+                };
+                format!(
+                    "{what}: {} {v:.4} ≥ {:.4} (gap {gap:.2}%), {} classes",
+                    self.criterion.name(),
+                    b as f64 / self.scale,
+                    e.num_classes
+                )
+            }
+            None => format!(
+                "{what}: {} {v:.4}, {} classes",
+                self.criterion.name(),
+                e.num_classes
+            ),
+        }
+    }
+}

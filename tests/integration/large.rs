@@ -1,0 +1,205 @@
+//! `--method optimal` beyond the exact frontier (issue 14): the large-neighbourhood search runs
+//! from the command line (`--engine lns`, and `auto` above 1,000 records), returns a verified
+//! release no worse than its heuristic start with a lower bound at most its objective, keeps
+//! its time limit even when it is tiny, records the default limit, and refuses what it cannot
+//! do with a one-line error.
+
+use crate::common::{adult_sample, adult_schema, optik};
+use std::time::Instant;
+
+/// The report's LNS fields hold together: bound ≤ objective ≤ the best start, moves in the
+/// timeline, the gap from the bound.
+fn check_lns_report(r: &serde_json::Value) {
+    assert_eq!(r["verified"], true);
+    let e = &r["exact"];
+    assert_eq!(e["engine"], "lns");
+    let obj = r["objective"].as_f64().unwrap();
+    let lb = r["lower_bound"].as_f64().unwrap();
+    assert!(lb <= obj + 1e-9, "bound {lb} above objective {obj}");
+    assert!(lb > 0.0);
+    let starts = e["lns"]["starts"].as_array().unwrap();
+    let best = starts
+        .iter()
+        .map(|s| s["objective"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        obj <= best + 1e-9,
+        "objective {obj} above the best start {best}"
+    );
+    assert!((e["warm_start_objective"].as_f64().unwrap() - best).abs() < 1e-9);
+    let timeline = e["timeline"].as_array().unwrap();
+    assert_eq!(timeline[0]["warm_start"], true);
+    for t in &timeline[1..] {
+        assert!(t["neighbourhood"].as_u64().unwrap() > 0);
+    }
+    let gap = e["gap"].as_f64().unwrap();
+    assert!((gap - (obj - lb) / obj).abs() < 1e-6);
+    assert!(e["lns"]["per_record_bound"].as_f64().unwrap() <= lb + 1e-9);
+}
+
+#[test]
+fn auto_switches_to_lns_above_the_threshold_and_keeps_its_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 1200);
+    let limit = 6.0;
+    let t = Instant::now();
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
+            "--k-preset",
+            "personal",
+            "--seed",
+            "1",
+            "--method",
+            "optimal",
+        ])
+        .args(["--time-limit", "6s"])
+        .anonymised(dir.path(), "auto1200");
+    let wall = t.elapsed().as_secs_f64();
+    assert!(wall <= limit + 2.0_f64.max(0.05 * limit) + 1.0, "{wall} s");
+    check_lns_report(&r);
+    let lns = &r["exact"]["lns"];
+    assert_eq!(lns["default_time_limit"], false);
+    assert_eq!(lns["time_limit_s"], 6.0);
+    assert!(lns["chosen_by"].as_str().unwrap().contains("above 1000"));
+    assert_eq!(lns["starts"].as_array().unwrap().len(), 3);
+    assert!(lns["search"]["moves"].as_u64().unwrap() > 0);
+}
+
+/// Stopped almost at once, the search still returns a valid release and a valid bound.
+#[test]
+fn lns_stops_early_with_a_valid_release_and_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 400);
+    for (i, limit) in ["50ms", "300ms", "1s"].iter().enumerate() {
+        let r = optik("anonymise")
+            .input(&input, &schema)
+            .args([
+                "--k-dist",
+                "3:0.8,5:0.2",
+                "--seed",
+                "3",
+                "--method",
+                "optimal",
+            ])
+            .args(["--engine", "lns", "--time-limit", limit])
+            .anonymised(dir.path(), &format!("early{i}"));
+        check_lns_report(&r);
+        let status = r["status"].as_str().unwrap();
+        assert!(status == "feasible" || status == "optimal", "{status}");
+    }
+}
+
+/// Without `--time-limit` the search gets the default limit, which the report records; on a
+/// small table it ends long before it.
+#[test]
+fn lns_without_a_time_limit_records_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = optik("anonymise")
+        .clinical_trial()
+        .args(["--method", "optimal", "--engine", "lns"])
+        .anonymised(dir.path(), "default");
+    check_lns_report(&r);
+    let lns = &r["exact"]["lns"];
+    assert_eq!(lns["default_time_limit"], true);
+    assert_eq!(lns["time_limit_s"], 300.0);
+    assert!(r["exact"]["elapsed_s"].as_f64().unwrap_or(0.0) < 300.0);
+}
+
+/// On a table column generation proves, the search from the heuristics comes within 1% of the
+/// optimum in a few seconds.
+#[test]
+fn lns_nears_the_proven_optimum_on_a_small_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 100);
+    let run = |engine: &str, tag: &str| {
+        optik("anonymise")
+            .input(&input, &schema)
+            .args([
+                "--k-dist",
+                "2:0.8,3:0.2",
+                "--seed",
+                "2",
+                "--method",
+                "optimal",
+            ])
+            .args(["--engine", engine, "--time-limit", "10s"])
+            .anonymised(dir.path(), tag)
+    };
+    let exact = run("colgen", "colgen");
+    assert_eq!(exact["status"], "optimal");
+    let lns = run("lns", "lns");
+    check_lns_report(&lns);
+    let (opt, got) = (
+        exact["objective"].as_f64().unwrap(),
+        lns["objective"].as_f64().unwrap(),
+    );
+    assert!(got >= opt - 1e-9);
+    assert!(got <= opt * 1.01, "lns {got} vs optimum {opt}");
+    assert!(lns["lower_bound"].as_f64().unwrap() <= opt + 1e-9);
+}
+
+#[test]
+fn lns_refuses_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    optik("anonymise")
+        .clinical_trial()
+        .args(["--method", "optimal", "--engine", "lns"])
+        .args(["--criterion", "diameter"])
+        .output("--out", &out)
+        .fails(&["--engine lns", "dbil and wcsd"]);
+    optik("anonymise")
+        .clinical_trial()
+        .args(["--method", "optimal", "--engine", "lns"])
+        .args(["--max-class-size", "8"])
+        .output("--out", &out)
+        .fails(&["large-neighbourhood search", "--max-class-size"]);
+}
+
+/// `optik bench` runs the search: a spec with `engine = "lns"` on a table above the auto
+/// threshold gives a checked row no worse than the heuristic.
+#[test]
+fn bench_runs_lns() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let data = crate::common::shared_data().join("adult/adult.csv");
+    let spec = dir.path().join("lns.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "seeds = [1]\ncriteria = [\"dbil\"]\ntime_limit = \"4s\"\n\n[[instances]]\nname = \"adult1200\"\ncsv = \"{}\"\nschema = \"{}\"\nrows = 1200\nsample = \"random\"\nsample_seed = 3\nk_dist = \"3:0.8,5:0.2\"\n\n[[methods]]\nmethod = \"mdav\"\n\n[[methods]]\nmethod = \"optimal\"\nengine = \"lns\"\n",
+            data.display(),
+            schema.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    optik("bench")
+        .arg(&spec)
+        .output("--out", &out)
+        .arg("--quiet")
+        .ok();
+    let mut r = csv::Reader::from_path(out.join("results.csv")).unwrap();
+    let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2);
+    let value = |m: &str| -> f64 {
+        let row = rows.iter().find(|r| &r[col("method")] == m).unwrap();
+        assert_eq!(&row[col("check")], "ok", "{row:?}");
+        row[col("objective")].parse().unwrap()
+    };
+    let (mdav, lns) = (value("mdav"), value("optimal"));
+    assert!(lns <= mdav + 1e-6, "lns {lns} above mdav {mdav}");
+    let row = rows
+        .iter()
+        .find(|r| &r[col("method")] == "optimal")
+        .unwrap();
+    assert_eq!(&row[col("engine")], "lns");
+    let lb: f64 = row[col("lower_bound")].parse().unwrap();
+    assert!(lb > 0.0 && lb <= lns + 1e-9);
+}
