@@ -6,12 +6,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::colgen::{solve_colgen, ColgenOptions};
+use crate::colgen::{solve_colgen, ColgenOptions, Improver};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
 use crate::engine::{
     BoundCallback, Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status,
 };
+use crate::lns::{solve_lns, LnsOptions};
 use crate::mip::solve_mip;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 
@@ -252,11 +253,39 @@ fn run_colgen(
             warm_start: starts,
             on_solution: opts.on_solution,
             on_bound: opts.on_bound,
+            improve: (opts.constraints.is_empty() && lns_in_colgen())
+                .then(|| lns_improver(opts.criterion)),
             constraints: opts.constraints,
             ..ColgenOptions::default()
         },
     )?;
     Ok((result, bootstrap))
+}
+
+/// Column generation improves its incumbent by large-neighbourhood search before the proof
+/// unless `OPTIK_COLGEN_LNS=0` (an ablation knob).
+fn lns_in_colgen() -> bool {
+    std::env::var("OPTIK_COLGEN_LNS").map_or(true, |v| v != "0")
+}
+
+/// The large-neighbourhood search as column generation's improver (no class constraints: the
+/// search does not take them).
+fn lns_improver(criterion: Criterion) -> Improver {
+    Box::new(
+        move |inst: &Instance, start: &Partition, deadline: Instant| {
+            let r = solve_lns(
+                inst,
+                start,
+                LnsOptions {
+                    criterion,
+                    deadline: Some(deadline),
+                    ..LnsOptions::default()
+                },
+            )
+            .ok()?;
+            Some(r.partition)
+        },
+    )
 }
 
 /// Column generation without a valid start works against artificial columns whose huge duals

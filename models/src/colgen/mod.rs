@@ -17,5 +17,5 @@ mod solve;
 mod stabilisation;
 pub mod start;
 
-pub use options::{ColgenOptions, Proof};
+pub use options::{ColgenOptions, Improver, Proof};
 pub use solve::{root_lp, solve_colgen};

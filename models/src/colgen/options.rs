@@ -1,8 +1,14 @@
 //! The options of a column-generation run and the proof it ends with.
 
 use crate::engine::{BoundCallback, SolutionCallback};
-use crate::{ClassConstraints, Criterion, Partition};
-use std::time::Duration;
+use crate::{ClassConstraints, Criterion, Instance, Partition};
+use std::time::{Duration, Instant};
+
+/// Improves a k_i-anonymous partition of the instance by the deadline (or returns `None`):
+/// column generation calls it on its incumbent after the root LP, when the gap is large. The
+/// large-neighbourhood search is one (`models::solve` supplies it: `colgen` does not depend on
+/// `lns`, whose neighbourhoods are column-generation runs without one).
+pub type Improver = Box<dyn Fn(&Instance, &Partition, Instant) -> Option<Partition>>;
 
 /// Options of [`solve_colgen`].
 pub struct ColgenOptions {
@@ -20,6 +26,8 @@ pub struct ColgenOptions {
     pub on_solution: Option<SolutionCallback>,
     /// Called whenever the run's integer lower bound rises.
     pub on_bound: Option<BoundCallback>,
+    /// Improves the incumbent before the proof when the root gap is large (see [`Improver`]).
+    pub improve: Option<Improver>,
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,
@@ -82,6 +90,7 @@ impl Default for ColgenOptions {
             cuts: true,
             on_solution: None,
             on_bound: None,
+            improve: None,
             constraints: ClassConstraints::default(),
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),
@@ -100,6 +109,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
             .field("constraints", &!self.constraints.is_empty())
+            .field("improve", &self.improve.is_some())
             .finish_non_exhaustive()
     }
 }
