@@ -56,6 +56,7 @@ pub use data::schema::{Schema, SchemaSource};
 pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
 
 // Partition with a method.
+pub use partition::compare::HeuristicComparison;
 pub use partition::constraints::ClassConstraintOptions;
 pub use partition::exact::{
     solve as solve_exact, Engine, ExactOptions, ExactOutcome, TimelineEntry, MAX_EXACT_RECORDS,

@@ -8,6 +8,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::k_source;
 use crate::data::table::Table;
 use crate::error::{input, internal, Result};
+use crate::partition::compare::{self, HeuristicComparison};
 use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::run::{self, Outcome, Solver};
 use crate::release::check::{self, constraints::ConstraintsCheck};
@@ -32,6 +33,9 @@ pub struct AnonymiseOptions {
     pub constraints: ClassConstraintOptions,
     /// Add a column with this name holding each record's class id.
     pub class_column: Option<String>,
+    /// Heuristic runs: compare with the other heuristics in the report (exact runs always
+    /// compare, reusing their warm starts).
+    pub compare: bool,
     /// The files the caller will write, as the report lists them.
     pub outputs: OutputSummary,
     /// When the run started (the report's `time_s` counts from here, loading included).
@@ -52,6 +56,7 @@ impl AnonymiseOptions {
             seed: 0,
             constraints: ClassConstraintOptions::default(),
             class_column: None,
+            compare: false,
             outputs: OutputSummary {
                 release: "release.csv".to_string(),
                 report: None,
@@ -128,7 +133,14 @@ pub fn anonymise(
         None
     };
     let dominance_cap = class.model.hereditary();
-    let report = report(ds, opts, &outcome, check, extra, dominance_cap);
+    let heuristics = match (&opts.solver, &outcome.exact) {
+        (_, Some(e)) => compare::of_exact(&e.heuristics, outcome.objective, opts.constraints.any()),
+        (Solver::Heuristic(h), None) if opts.compare => {
+            compare::of_heuristic(ds, &distance, h, &outcome, opts.criterion)
+        }
+        _ => Vec::new(),
+    };
+    let report = report(ds, opts, &outcome, check, extra, dominance_cap, heuristics);
     Ok(Anonymised {
         partition: outcome.partition,
         distance,
@@ -146,6 +158,7 @@ fn report(
     check: check::CheckReport,
     extra: Option<ConstraintsCheck>,
     dominance_cap: bool,
+    heuristics: Vec<HeuristicComparison>,
 ) -> Report {
     let partition = &outcome.partition;
     Report {
@@ -198,9 +211,10 @@ fn report(
             h
         },
         status: outcome.status.clone(),
-        criterion: opts.criterion.name().to_string(),
+        criterion: opts.criterion,
         objective: outcome.objective,
         lower_bound: outcome.lower_bound,
+        heuristics,
         timeline: outcome
             .exact
             .as_ref()

@@ -76,6 +76,25 @@ pub struct ExactOutcome {
     pub note: Option<String>,
     pub search: String,
     pub size_cap: bool,
+    /// The three heuristics run for the warm start, each on the integer instance (the report's
+    /// comparison reuses them).
+    #[serde(skip)]
+    pub heuristics: Vec<HeuristicRun>,
+}
+
+/// One heuristic run for the warm start: its partition as the engine could use it and its
+/// value on the integer instance.
+#[derive(Clone, Debug)]
+pub struct HeuristicRun {
+    pub method: Heuristic,
+    /// Criterion value on the integer instance, in distance units (of the repaired partition
+    /// when `repaired`).
+    pub objective: f64,
+    pub classes: usize,
+    /// Classes were merged so that the partition meets the class constraints.
+    pub repaired: bool,
+    /// The partition (repaired or not) meets the class constraints.
+    pub meets_constraints: bool,
 }
 
 /// The heuristics tried for the warm start (all k_i forms; greedy k-member with eq. 5.5).
@@ -110,10 +129,26 @@ pub(crate) fn solve_with(
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
-    let (names, partitions): (Vec<String>, Vec<Partition>) =
-        heuristic_starts(ds, dist, &inst, extra, opts.seed)
-            .into_iter()
-            .unzip();
+    let runs = heuristic_starts(ds, dist, &inst, extra, opts.seed);
+    let heuristics: Vec<HeuristicRun> = runs
+        .iter()
+        .map(|(h, p, repaired, ok)| HeuristicRun {
+            method: *h,
+            objective: inst.to_units(optik_models::criteria::objective_of(
+                &inst,
+                p,
+                opts.criterion,
+            )),
+            classes: p.num_classes(),
+            repaired: *repaired,
+            meets_constraints: *ok,
+        })
+        .collect();
+    let (names, partitions): (Vec<String>, Vec<Partition>) = runs
+        .into_iter()
+        .filter(|(_, _, _, ok)| *ok)
+        .map(|(h, p, _, _)| (h.name().to_string(), p))
+        .unzip();
     let solved = optik_models::solve(
         &inst,
         engine,
@@ -130,7 +165,7 @@ pub(crate) fn solve_with(
         },
     )
     .map_err(|e| engine_error(e, engine, extra))?;
-    outcome(&inst, opts, solved, &names)
+    outcome(&inst, opts, solved, &names, heuristics)
 }
 
 /// The integer instance of the table (distances × the scale, rounded), within the exact
@@ -153,31 +188,31 @@ fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> R
     dist.instance(ds.k.clone(), opts.scale).map_err(input)
 }
 
-/// The heuristics' partitions that meet the class constraints (after a repair by merging
-/// classes where that is enough), with the name of their method, in the order of
-/// [`warm_starts`].
+/// Every heuristic's partition, in the order of [`warm_starts`], with whether it was repaired
+/// (classes merged) to meet the class constraints and whether it meets them: those meeting them
+/// are the warm starts.
 fn heuristic_starts(
     ds: &Dataset,
     dist: &RecordDistance,
     inst: &Instance,
     extra: &ClassConstraints,
     seed: u64,
-) -> Vec<(String, Partition)> {
+) -> Vec<(Heuristic, Partition, bool, bool)> {
     let hidden = indicatif::ProgressBar::hidden();
     let mut starts = Vec::new();
     for h in warm_starts(seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
-        let p = if extra.partition_ok(p.labels()) {
-            p
+        let start = if extra.partition_ok(p.labels()) {
+            (h.method, p, false, true)
         } else {
             match crate::partition::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
-                Some(r) => r,
-                None => continue,
+                Some(r) => (h.method, r, true, true),
+                None => (h.method, p, false, false),
             }
         };
-        starts.push((h.method.name().to_string(), p));
+        starts.push(start);
     }
     starts
 }
@@ -254,6 +289,7 @@ fn outcome(
     opts: &ExactOptions,
     solved: SolveOutcome,
     heuristic_names: &[String],
+    heuristics: Vec<HeuristicRun>,
 ) -> Result<ExactOutcome> {
     let SolveOutcome {
         engine,
@@ -311,6 +347,7 @@ fn outcome(
         note: result.note,
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
+        heuristics,
     })
 }
 
