@@ -51,6 +51,7 @@ pub use settings::Setting;
 pub use data::dataset::{Dataset, LoadOptions, RowSample};
 pub use data::distance::{RecordDistance, DEFAULT_SCALE};
 pub use data::schema::{Schema, SchemaSource};
+pub use data::table::TableSource;
 
 // Choose the k_i.
 pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
@@ -61,6 +62,7 @@ pub use partition::constraints::ClassConstraintOptions;
 pub use partition::exact::{
     solve as solve_exact, Engine, ExactOptions, ExactOutcome, TimelineEntry, MAX_EXACT_RECORDS,
 };
+pub use partition::export::{export, ExportFormat};
 pub use partition::heuristics::{
     run_on as run_heuristic, Form, Heuristic, HeuristicOptions, KMemberCost,
 };
@@ -69,8 +71,8 @@ pub use partition::run::{partition, Outcome, Solver};
 pub use partition::Method;
 
 // Release, check and report.
-pub use pipeline::{anonymise, AnonymiseOptions, Anonymised};
-pub use release::check::CheckReport;
+pub use pipeline::{anonymise, pictures, AnonymiseOptions, Anonymised};
+pub use release::check::{check_release, CheckReport};
 pub use release::Release;
 pub use report::{OutputSummary, Report};
 

@@ -13,6 +13,7 @@ use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::run::{self, Outcome, Solver};
 use crate::release::check::{self, constraints::ConstraintsCheck};
 use crate::release::{self, Release};
+use crate::report::plot::layout::Axes;
 use crate::report::{ConstraintsSummary, InputSummary, OutputSummary, Report, SchemaSummary};
 use crate::settings::Setting;
 use crate::{Criterion, Partition};
@@ -68,6 +69,23 @@ impl AnonymiseOptions {
     }
 }
 
+impl AnonymiseOptions {
+    /// Refuses what no dataset can make valid: class constraints with a heuristic.
+    pub fn validate(&self) -> Result<()> {
+        if let (true, Solver::Heuristic(h)) = (self.constraints.any(), &self.solver) {
+            return Err(input(format!(
+                "{}, {} and {} need {} optimal, not {}",
+                Setting::LDiversity,
+                Setting::Links,
+                Setting::MaxClassSize,
+                Setting::Method,
+                h.method.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A verified anonymisation.
 #[derive(Clone, Debug)]
 pub struct Anonymised {
@@ -88,6 +106,7 @@ pub fn anonymise(
     opts: &AnonymiseOptions,
     progress: &ProgressBar,
 ) -> Result<Anonymised> {
+    opts.validate()?;
     if let Some(c) = &opts.class_column {
         if ds.table.headers.contains(c) {
             return Err(input(format!(
@@ -227,4 +246,29 @@ fn report(
         time_s: opts.started.elapsed().as_secs_f64(),
         outputs: opts.outputs.clone(),
     }
+}
+
+/// The partition picture of a verified anonymisation of `ds` as SVG and, with `with_html`, the
+/// self-contained HTML report page around it, as `optik anonymise --plot/--html` writes them.
+/// `plot_axes` (`a,b`, two quasi-identifiers) places the records; by default a 2-D MDS.
+pub fn pictures(
+    ds: &Dataset,
+    done: &Anonymised,
+    plot_axes: Option<&str>,
+    with_html: bool,
+) -> Result<(String, Option<String>)> {
+    let axes = match plot_axes {
+        Some(spec) => Axes::parse(spec, &ds.qi)?,
+        None => Axes::Mds,
+    };
+    let p = crate::report::pictures::draw(
+        &axes,
+        ds,
+        &done.distance,
+        &done.partition,
+        &done.report,
+        &done.release,
+        with_html,
+    )?;
+    Ok((p.svg, p.html))
 }

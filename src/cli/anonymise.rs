@@ -97,10 +97,6 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
     let schema = a.input.schema()?;
     let ks = a.k.source()?;
     let method = Method::from(a.method);
-    refuse_constraints_without_optimal(a, method)?;
-    check_destinations(&outputs(a), &inputs(a), a.force)?;
-    let ds = Dataset::load(&a.input.input, schema, &ks, &a.input.load_options())?;
-    let axes = picture_axes(&a.pictures, &ds)?;
     let opts = AnonymiseOptions {
         solver: solver(a, method),
         criterion: a.criterion,
@@ -111,6 +107,10 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
         outputs: output_summary(a),
         started,
     };
+    opts.validate()?;
+    check_destinations(&outputs(a), &inputs(a), a.force)?;
+    let ds = Dataset::load(&a.input.input, schema, &ks, &a.input.load_options())?;
+    let axes = picture_axes(&a.pictures, &ds)?;
     let bar = progress(
         a.quiet || ds.n() < 2_000 || matches!(opts.solver, Solver::Exact(_)),
         ds.n(),
@@ -123,17 +123,6 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
         summary(&done.report, ds.dropped);
     }
     Ok(done.report)
-}
-
-/// The class constraints are exact-engine options.
-fn refuse_constraints_without_optimal(a: &AnonymiseArgs, method: Method) -> Result<()> {
-    if a.class.options().any() && method != Method::Optimal {
-        return Err(input(format!(
-            "--l-diversity, --links and --max-class-size need --method optimal, not {}",
-            method.name()
-        )));
-    }
-    Ok(())
 }
 
 /// Files the run writes.

@@ -5,6 +5,7 @@
 pub(crate) mod compare;
 pub(crate) mod constraints;
 pub(crate) mod exact;
+pub(crate) mod export;
 pub(crate) mod heuristics;
 pub(crate) mod metrics;
 pub(crate) mod run;
