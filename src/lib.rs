@@ -51,7 +51,7 @@ pub use settings::Setting;
 pub use data::dataset::{Dataset, LoadOptions, RowSample};
 pub use data::distance::{RecordDistance, DEFAULT_SCALE};
 pub use data::schema::{Schema, SchemaSource};
-pub use data::table::TableSource;
+pub use data::table::{parse_delimiter, TableSource};
 
 // Choose the k_i.
 pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
@@ -60,7 +60,8 @@ pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
 pub use partition::compare::HeuristicComparison;
 pub use partition::constraints::ClassConstraintOptions;
 pub use partition::exact::{
-    solve as solve_exact, Engine, ExactOptions, ExactOutcome, TimelineEntry, MAX_EXACT_RECORDS,
+    parse_duration, solve as solve_exact, Engine, ExactOptions, ExactOutcome, TimelineEntry,
+    MAX_EXACT_RECORDS,
 };
 pub use partition::export::{export, ExportFormat};
 pub use partition::heuristics::{
@@ -79,6 +80,7 @@ pub use report::{OutputSummary, Report};
 // Assess any table.
 pub use assess::{assess, AssessOptions, AssessReport};
 
+pub use optik_models::cp::Search;
 pub use optik_models::{Criterion, Instance, Partition};
 
 /// Progress of a heuristic over the records (`ProgressBar::hidden()` for none).

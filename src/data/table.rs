@@ -58,7 +58,7 @@ pub(crate) fn is_missing(v: &str) -> bool {
 }
 
 /// Parses a delimiter setting: a single character, or `tab` / `\t`.
-pub(crate) fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
+pub fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
     match s {
         "tab" | "\\t" | "\t" => Ok(b'\t'),
         _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),

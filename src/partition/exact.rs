@@ -352,7 +352,7 @@ fn outcome(
 }
 
 /// Parses `60s`, `2m`, `1.5`, `500ms` into a duration.
-pub(crate) fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
+pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
     let s = s.trim();
     let (num, mult) = if let Some(v) = s.strip_suffix("ms") {
         (v, 0.001)
