@@ -73,7 +73,8 @@ pub use partition::Method;
 
 // Release, check and report.
 pub use pipeline::{anonymise, pictures, AnonymiseOptions, Anonymised};
-pub use release::check::{check_release, CheckReport};
+pub use release::check::CheckReport;
+pub use release::check_release;
 pub use release::Release;
 pub use report::{OutputSummary, Report};
 

@@ -249,7 +249,7 @@ fn report(
 }
 
 /// The partition picture of a verified anonymisation of `ds` as SVG and, with `with_html`, the
-/// self-contained HTML report page around it, as `optik anonymise --plot/--html` writes them.
+/// self-contained HTML report page around it, as the command line writes them.
 /// `plot_axes` (`a,b`, two quasi-identifiers) places the records; by default a 2-D MDS.
 pub fn pictures(
     ds: &Dataset,

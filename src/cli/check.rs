@@ -4,7 +4,7 @@
 use super::args::{InputArgs, Privacy};
 use crate::data::table::TableSource;
 use crate::error::Result;
-use crate::release::check;
+use crate::release;
 use crate::release::output::{check_destinations, Staged};
 use crate::report;
 use clap::Args;
@@ -38,7 +38,7 @@ pub(super) fn run(c: &CheckArgs) -> Result<i32> {
         check_destinations(&[r], &[&c.input.input], c.force)?;
     }
     let original = c.original.clone().map(TableSource::File);
-    let report = check::check_release(
+    let report = release::check_release(
         &TableSource::File(c.input.input.clone()),
         &schema,
         &ks,

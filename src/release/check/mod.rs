@@ -5,9 +5,6 @@
 //! it only reads text cells and counts equal tuples, so a bug there cannot hide here.
 
 pub(crate) mod constraints;
-mod release;
-
-pub use release::check_release;
 
 use crate::data::table::Table;
 use crate::error::{in_file, Result};
