@@ -95,9 +95,10 @@ pub(crate) fn of_heuristic(
         .collect()
 }
 
-/// The comparison in a few words for the summary line: the best heuristic against the
-/// release, e.g. "1.29× less loss than MDAV" (for split, "more separation"); `None` without
-/// a comparison or when the ratio is undefined.
+/// The comparison in a few words for the summary line: the best other heuristic against the
+/// release, e.g. "1.29× less loss than MDAV" ("1.06× more loss than MDAV" when a heuristic run
+/// loses more than another; for split, "1.10× the separation of MDAV"); `None` without a
+/// comparison or when the ratio is undefined.
 pub(crate) fn phrase(
     comparison: &[HeuristicComparison],
     criterion: Criterion,
@@ -119,8 +120,12 @@ pub(crate) fn phrase(
         } else {
             format!("{name} separates nothing")
         }
-    } else {
+    } else if r >= 1.0 {
         format!("{r:.2}× less loss than {name}")
+    } else if r > 0.0 {
+        format!("{:.2}× more loss than {name}", 1.0 / r)
+    } else {
+        format!("{name} loses nothing")
     })
 }
 
@@ -174,6 +179,15 @@ mod tests {
         assert_eq!(
             phrase(&c, Criterion::Split, "optimal").as_deref(),
             Some("0.50× the separation of Mondrian")
+        );
+        let mondrian_released = [
+            entry("mdav", 3.0, 4.0),
+            entry("kmember", 2.5, 4.0),
+            entry("mondrian", 4.0, 4.0),
+        ];
+        assert_eq!(
+            phrase(&mondrian_released, Criterion::Dbil, "mondrian").as_deref(),
+            Some("1.60× more loss than k-member")
         );
         assert_eq!(phrase(&[], Criterion::Dbil, "optimal"), None);
     }
