@@ -51,16 +51,19 @@ pub use settings::Setting;
 pub use data::dataset::{Dataset, LoadOptions, RowSample};
 pub use data::distance::{RecordDistance, DEFAULT_SCALE};
 pub use data::schema::{Schema, SchemaSource};
+pub use data::table::{parse_delimiter, TableSource};
 
 // Choose the k_i.
 pub use data::k_source::{KAssign, KChoice, KSettings, KSource};
 
 // Partition with a method.
+pub use partition::compare::HeuristicComparison;
 pub use partition::constraints::ClassConstraintOptions;
 pub use partition::exact::{
-    solve as solve_exact, Engine, ExactOptions, ExactOutcome, LnsReport, LnsStart, TimelineEntry,
-    MAX_EXACT_RECORDS,
+    parse_duration, solve as solve_exact, Engine, ExactOptions, ExactOutcome, LnsReport, LnsStart,
+    TimelineEntry, MAX_EXACT_RECORDS,
 };
+pub use partition::export::{export, ExportFormat};
 pub use partition::heuristics::{
     run_on as run_heuristic, Form, Heuristic, HeuristicOptions, KMemberCost,
 };
@@ -69,14 +72,16 @@ pub use partition::run::{partition, Outcome, Solver};
 pub use partition::Method;
 
 // Release, check and report.
-pub use pipeline::{anonymise, AnonymiseOptions, Anonymised};
+pub use pipeline::{anonymise, pictures, AnonymiseOptions, Anonymised};
 pub use release::check::CheckReport;
+pub use release::check_release;
 pub use release::Release;
 pub use report::{OutputSummary, Report};
 
 // Assess any table.
 pub use assess::{assess, AssessOptions, AssessReport};
 
+pub use optik_models::cp::Search;
 pub use optik_models::{Criterion, Instance, Partition};
 
 /// Progress of a heuristic over the records (`ProgressBar::hidden()` for none).

@@ -8,10 +8,12 @@ use crate::data::distance::RecordDistance;
 use crate::data::k_source;
 use crate::data::table::Table;
 use crate::error::{input, internal, Result};
+use crate::partition::compare::{self, HeuristicComparison};
 use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::run::{self, Outcome, Solver};
 use crate::release::check::{self, constraints::ConstraintsCheck};
 use crate::release::{self, Release};
+use crate::report::plot::layout::Axes;
 use crate::report::{ConstraintsSummary, InputSummary, OutputSummary, Report, SchemaSummary};
 use crate::settings::Setting;
 use crate::{Criterion, Partition};
@@ -32,6 +34,9 @@ pub struct AnonymiseOptions {
     pub constraints: ClassConstraintOptions,
     /// Add a column with this name holding each record's class id.
     pub class_column: Option<String>,
+    /// Heuristic runs: compare with the other heuristics in the report (exact runs always
+    /// compare, reusing their warm starts).
+    pub compare: bool,
     /// The files the caller will write, as the report lists them.
     pub outputs: OutputSummary,
     /// When the run started (the report's `time_s` counts from here, loading included).
@@ -52,6 +57,7 @@ impl AnonymiseOptions {
             seed: 0,
             constraints: ClassConstraintOptions::default(),
             class_column: None,
+            compare: false,
             outputs: OutputSummary {
                 release: "release.csv".to_string(),
                 report: None,
@@ -60,6 +66,23 @@ impl AnonymiseOptions {
             },
             started: Instant::now(),
         }
+    }
+}
+
+impl AnonymiseOptions {
+    /// Refuses what no dataset can make valid: class constraints with a heuristic.
+    pub fn validate(&self) -> Result<()> {
+        if let (true, Solver::Heuristic(h)) = (self.constraints.any(), &self.solver) {
+            return Err(input(format!(
+                "{}, {} and {} need {} optimal, not {}",
+                Setting::LDiversity,
+                Setting::Links,
+                Setting::MaxClassSize,
+                Setting::Method,
+                h.method.name()
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -83,6 +106,7 @@ pub fn anonymise(
     opts: &AnonymiseOptions,
     progress: &ProgressBar,
 ) -> Result<Anonymised> {
+    opts.validate()?;
     if let Some(c) = &opts.class_column {
         if ds.table.headers.contains(c) {
             return Err(input(format!(
@@ -128,7 +152,14 @@ pub fn anonymise(
         None
     };
     let dominance_cap = class.model.hereditary();
-    let report = report(ds, opts, &outcome, check, extra, dominance_cap);
+    let heuristics = match (&opts.solver, &outcome.exact) {
+        (_, Some(e)) => compare::of_exact(&e.heuristics, outcome.objective, opts.constraints.any()),
+        (Solver::Heuristic(h), None) if opts.compare => {
+            compare::of_heuristic(ds, &distance, h, &outcome, opts.criterion)
+        }
+        _ => Vec::new(),
+    };
+    let report = report(ds, opts, &outcome, check, extra, dominance_cap, heuristics);
     Ok(Anonymised {
         partition: outcome.partition,
         distance,
@@ -146,6 +177,7 @@ fn report(
     check: check::CheckReport,
     extra: Option<ConstraintsCheck>,
     dominance_cap: bool,
+    heuristics: Vec<HeuristicComparison>,
 ) -> Report {
     let partition = &outcome.partition;
     Report {
@@ -198,9 +230,10 @@ fn report(
             h
         },
         status: outcome.status.clone(),
-        criterion: opts.criterion.name().to_string(),
+        criterion: opts.criterion,
         objective: outcome.objective,
         lower_bound: outcome.lower_bound,
+        heuristics,
         timeline: outcome
             .exact
             .as_ref()
@@ -213,4 +246,29 @@ fn report(
         time_s: opts.started.elapsed().as_secs_f64(),
         outputs: opts.outputs.clone(),
     }
+}
+
+/// The partition picture of a verified anonymisation of `ds` as SVG and, with `with_html`, the
+/// self-contained HTML report page around it, as the command line writes them.
+/// `plot_axes` (`a,b`, two quasi-identifiers) places the records; by default a 2-D MDS.
+pub fn pictures(
+    ds: &Dataset,
+    done: &Anonymised,
+    plot_axes: Option<&str>,
+    with_html: bool,
+) -> Result<(String, Option<String>)> {
+    let axes = match plot_axes {
+        Some(spec) => Axes::parse(spec, &ds.qi)?,
+        None => Axes::Mds,
+    };
+    let p = crate::report::pictures::draw(
+        &axes,
+        ds,
+        &done.distance,
+        &done.partition,
+        &done.report,
+        &done.release,
+        with_html,
+    )?;
+    Ok((p.svg, p.html))
 }

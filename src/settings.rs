@@ -77,11 +77,13 @@ pub enum Setting {
     Step,
     /// The largest k_m of the scale experiment.
     MaxKm,
+    /// The format of an exported instance.
+    Format,
 }
 
 impl Setting {
     /// Every setting.
-    pub const ALL: [Setting; 32] = [
+    pub const ALL: [Setting; 33] = [
         Setting::Force,
         Setting::DropMissing,
         Setting::Qi,
@@ -114,6 +116,7 @@ impl Setting {
         Setting::Heuristics,
         Setting::Step,
         Setting::MaxKm,
+        Setting::Format,
     ];
 
     /// The library's name of the setting.
@@ -151,6 +154,7 @@ impl Setting {
             Setting::Heuristics => "heuristics",
             Setting::Step => "step",
             Setting::MaxKm => "max_km",
+            Setting::Format => "format",
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::data::hierarchy::Hierarchy;
 use crate::data::k_source::KSource;
 use crate::data::qi::parse_number;
 use crate::data::schema::{ColumnSpec, Kind, Role, Schema};
-use crate::data::table::{is_missing, Table};
+use crate::data::table::{is_missing, Table, TableSource};
 use crate::error::{at_cell, in_file, input, Result};
 use crate::settings::Setting;
 
@@ -98,13 +98,13 @@ fn pairs(setting: Setting, items: &[String]) -> Result<Vec<(String, String)>> {
 
 /// Loads and validates everything the assessment of the table at `path` needs.
 pub(crate) fn load(
-    path: &Path,
+    source: &TableSource,
     mut schema: Schema,
     ks: Option<KSource>,
     a: &AssessOptions,
 ) -> Result<Data> {
     let delimiter = a.load.delimiter.or(schema.delimiter);
-    let table = Table::read(path, delimiter)?;
+    let table = source.read(delimiter)?;
     // The sensitive option adds sensitive columns to the schema.
     if let Some(list) = &a.sensitive {
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -153,7 +153,7 @@ pub(crate) fn load(
     let original = match &a.original {
         None => None,
         Some(p) => {
-            let t = Table::read(p, delimiter)?;
+            let t = p.read(delimiter)?;
             let orows = kept_rows(&t, &qi_names, a.load.drop_missing)?;
             let qi = qi_names
                 .iter()
@@ -169,7 +169,7 @@ pub(crate) fn load(
                 })
                 .collect::<Result<Vec<_>>>()?;
             Some(Original {
-                path: p.clone(),
+                path: t.path.clone(),
                 aligned: orows.len() == rows.len(),
                 table: t,
                 rows: orows,
@@ -247,7 +247,7 @@ pub(crate) fn load(
         Some(src) => Some(src.resolve(&table, &rows)?),
     };
     Ok(Data {
-        path: path.to_path_buf(),
+        path: table.path.clone(),
         schema,
         dropped: table.len() - rows.len(),
         table,

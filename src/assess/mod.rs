@@ -34,6 +34,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::k_source::KSource;
 use crate::data::qi::QiTable;
 use crate::data::schema::Schema;
+use crate::data::table::TableSource;
 use crate::error::Result;
 use crate::settings::Setting;
 use column::{subsets, Column};
@@ -42,7 +43,6 @@ pub use options::AssessOptions;
 use semantic::Semantic;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Instant;
 
 /// The report `optik assess` writes.
@@ -157,10 +157,11 @@ fn relative(x: &Column, semantic: bool, qi: &[&Column], max_subset: usize) -> Re
     }
 }
 
-/// Measures the table at `path` read with `schema`, its k_i from `ks` when given.
+/// Measures the table `table` (a file or CSV text) read with `schema`, its k_i from `ks` when
+/// given.
 /// `started` is when the run started (the report's `time_s` counts from there).
 pub fn assess(
-    path: &Path,
+    table: &TableSource,
     schema: Schema,
     ks: Option<KSource>,
     a: &AssessOptions,
@@ -174,7 +175,7 @@ pub fn assess(
         timings.insert(name.to_string(), lap.elapsed().as_secs_f64());
         lap = Instant::now();
     };
-    let d = input::load(path, schema, ks, a)?;
+    let d = input::load(table, schema, ks, a)?;
     let semantic = match &a.semantic {
         Some(p) => Semantic::read(p, &input::known_values(&d))?,
         None => Semantic::default(),

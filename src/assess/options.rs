@@ -2,6 +2,7 @@
 //! attributes and their structure, the thresholds.
 
 use crate::data::dataset::LoadOptions;
+use crate::data::table::TableSource;
 use crate::error::{input as bad, Result};
 use crate::settings::Setting;
 use std::path::PathBuf;
@@ -15,7 +16,7 @@ pub struct AssessOptions {
     pub sensitive: Option<String>,
     /// The original table: population of the journalist risk; when it has the same rows in
     /// the same order, also DBIL, SBIL, non-uniform entropy, identity DRs and the k column.
-    pub original: Option<PathBuf>,
+    pub original: Option<TableSource>,
     /// Records whose prosecutor risk is strictly above this are "at risk".
     pub risk_threshold: f64,
     /// Largest quasi-identifier subset of the distinction/separation search and of the CDRs.

@@ -6,6 +6,7 @@ use super::args::{
 };
 use crate::data::dataset::Dataset;
 use crate::error::{input, Result};
+use crate::partition::compare;
 use crate::partition::exact::ExactOptions;
 use crate::partition::heuristics::HeuristicOptions;
 use crate::partition::run::Solver;
@@ -67,6 +68,10 @@ pub(crate) struct AnonymiseArgs {
     /// Criterion reported as the objective.
     #[arg(long, default_value = "dbil")]
     pub criterion: Criterion,
+    /// Heuristic methods: run the other two heuristics too and compare them in the report and
+    /// the summary (`--method optimal` always compares).
+    #[arg(long)]
+    pub compare: bool,
     /// Release CSV to write.
     #[arg(long)]
     pub out: PathBuf,
@@ -92,19 +97,20 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
     let schema = a.input.schema()?;
     let ks = a.k.source()?;
     let method = Method::from(a.method);
-    refuse_constraints_without_optimal(a, method)?;
-    check_destinations(&outputs(a), &inputs(a), a.force)?;
-    let ds = Dataset::load(&a.input.input, schema, &ks, &a.input.load_options())?;
-    let axes = picture_axes(&a.pictures, &ds)?;
     let opts = AnonymiseOptions {
         solver: solver(a, method),
         criterion: a.criterion,
         seed: a.k.seed,
         constraints: a.class.options(),
         class_column: a.class_column.clone(),
+        compare: a.compare,
         outputs: output_summary(a),
         started,
     };
+    opts.validate()?;
+    check_destinations(&outputs(a), &inputs(a), a.force)?;
+    let ds = Dataset::load(&a.input.input, schema, &ks, &a.input.load_options())?;
+    let axes = picture_axes(&a.pictures, &ds)?;
     let bar = progress(
         a.quiet || ds.n() < 2_000 || matches!(opts.solver, Solver::Exact(_)),
         ds.n(),
@@ -117,17 +123,6 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
         summary(&done.report, ds.dropped);
     }
     Ok(done.report)
-}
-
-/// The class constraints are exact-engine options.
-fn refuse_constraints_without_optimal(a: &AnonymiseArgs, method: Method) -> Result<()> {
-    if a.class.options().any() && method != Method::Optimal {
-        return Err(input(format!(
-            "--l-diversity, --links and --max-class-size need --method optimal, not {}",
-            method.name()
-        )));
-    }
-    Ok(())
 }
 
 /// Files the run writes.
@@ -243,13 +238,16 @@ fn write_outputs(a: &AnonymiseArgs, axes: &Axes, ds: &Dataset, done: &Anonymised
 
 /// The one-line summary on stderr (and what else the user should know).
 fn summary(report: &Report, dropped: usize) {
+    let compared = compare::phrase(&report.heuristics, report.criterion(), &report.method)
+        .map(|p| format!(", {p}"))
+        .unwrap_or_default();
     eprintln!(
-        "{} ({}): {} records in {} classes, {} = {:.4}{}, verified k_i-anonymous, {:.2} s",
+        "{} ({}): {} records in {} classes, {} = {:.4}{}{compared}, verified k_i-anonymous, {:.2} s",
         report.method,
         report.status,
         report.n,
         report.classes,
-        report.criterion,
+        report.criterion.name(),
         report.objective,
         match report.lower_bound {
             Some(lb) if report.status != "optimal" => format!(" (bound {lb:.4})"),

@@ -3,6 +3,7 @@
 
 use super::args::{InputArgs, Privacy};
 use crate::assess::{self, AssessOptions, AssessReport};
+use crate::data::table::TableSource;
 use crate::error::Result;
 use crate::release::output::{check_destinations, Staged};
 use crate::report;
@@ -61,7 +62,7 @@ pub(super) fn run(a: &AssessArgs) -> Result<AssessReport> {
     let opts = AssessOptions {
         load: a.input.load_options(),
         sensitive: a.sensitive.clone(),
-        original: a.original.clone(),
+        original: a.original.clone().map(TableSource::File),
         risk_threshold: a.risk_threshold,
         max_subset: a.max_subset,
         c: a.c,
@@ -76,7 +77,13 @@ pub(super) fn run(a: &AssessArgs) -> Result<AssessReport> {
     check_destinations(&[&a.report], &inputs, a.force)?;
     let schema = a.input.schema()?;
     let ks = a.k.source_if_given()?;
-    let report = assess::assess(&a.input.input, schema, ks, &opts, started)?;
+    let report = assess::assess(
+        &TableSource::File(a.input.input.clone()),
+        schema,
+        ks,
+        &opts,
+        started,
+    )?;
     Staged::write(&a.report, &report::to_json(&report)?)?.commit()?;
     if !a.quiet {
         eprintln!(

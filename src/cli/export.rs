@@ -1,24 +1,35 @@
 //! `optik export`: the exact engines' instance of a table (integer distance matrix + k_i) as
-//! JSON, MiniZinc data or the compact MIP in LP format, for other solvers.
+//! JSON, MiniZinc data or the compact MIP in LP format (the library's `export`), written to a
+//! file.
 
 use super::args::{InputArgs, Privacy};
 use crate::data::dataset::Dataset;
 use crate::error::{input, Result};
-use crate::partition::exact::MAX_EXACT_RECORDS;
+use crate::partition::export::{self, ExportFormat};
 use crate::release::output::{check_destinations, Staged};
 use crate::Criterion;
 use clap::Args;
 use std::path::PathBuf;
 
-/// `optik export` formats.
+/// `--format` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ExportFormat {
+pub(crate) enum ExportFormatArg {
     /// `{"n": .., "scale": .., "k": [..], "dist": [[..]]}`.
     Json,
     /// MiniZinc data for `models/minizinc/ki_anonymity.mzn`.
     Dzn,
     /// The compact assignment MIP of `--criterion` in CPLEX LP format.
     Lp,
+}
+
+impl From<ExportFormatArg> for ExportFormat {
+    fn from(f: ExportFormatArg) -> ExportFormat {
+        match f {
+            ExportFormatArg::Json => ExportFormat::Json,
+            ExportFormatArg::Dzn => ExportFormat::Dzn,
+            ExportFormatArg::Lp => ExportFormat::Lp,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -29,7 +40,7 @@ pub(crate) struct ExportArgs {
     pub k: Privacy,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
-    pub format: ExportFormat,
+    pub format: ExportFormatArg,
     /// Criterion of the LP export (dbil, diameter, wcsd).
     #[arg(long, default_value = "dbil")]
     pub criterion: Criterion,
@@ -53,28 +64,22 @@ pub(super) fn run(e: &ExportArgs) -> Result<()> {
         return Err(input(format!("--scale must be positive, got {}", e.scale)));
     }
     let ds = Dataset::load(&e.input.input, schema, &ks, &e.input.load_options())?;
-    if ds.n() > MAX_EXACT_RECORDS {
-        return Err(input(format!(
-            "export writes an n × n matrix and accepts at most {} records; this table has {}",
-            MAX_EXACT_RECORDS,
-            ds.n()
-        )));
-    }
-    let inst = ds
-        .distance()
-        .instance(ds.k.clone(), e.scale)
-        .map_err(input)?;
-    let text = match e.format {
-        ExportFormat::Json => optik_models::export::to_json(&inst),
-        ExportFormat::Dzn => optik_models::export::to_dzn(&inst),
-        ExportFormat::Lp => {
-            if e.criterion == Criterion::Split {
-                return Err(input(
-                    "--format lp: the compact MIP has no split model (dbil, diameter or wcsd)",
-                ));
-            }
-            optik_models::mip_lp_text(&inst, e.criterion)
-        }
-    };
+    let text = export::export(&ds, e.format.into(), e.criterion, e.scale)?;
     Staged::write(&e.out, text.as_bytes())?.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn format_names_are_the_library_names() {
+        let cli: Vec<String> = ExportFormatArg::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let lib: Vec<&str> = ExportFormat::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(cli, lib);
+    }
 }

@@ -79,6 +79,7 @@ pub(crate) fn flag(setting: Setting) -> &'static str {
         Setting::Heuristics => "--heuristics",
         Setting::Step => "--step",
         Setting::MaxKm => "--max-km",
+        Setting::Format => "--format",
     }
 }
 

@@ -5,7 +5,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::k_source::KSource;
 use crate::data::qi::QiTable;
 use crate::data::schema::{Role, Schema};
-use crate::data::table::{is_missing, Table};
+use crate::data::table::{is_missing, Table, TableSource};
 use crate::error::{at_cell, Result};
 use crate::settings::Setting;
 
@@ -88,7 +88,17 @@ impl Dataset {
         ks: &KSource,
         opts: &LoadOptions,
     ) -> Result<Dataset> {
-        let table = Table::read(path, opts.delimiter.or(schema.delimiter))?;
+        Dataset::load_from(&path.into(), schema, ks, opts)
+    }
+
+    /// [`Dataset::load`] from a file or from CSV text in memory.
+    pub fn load_from(
+        source: &TableSource,
+        schema: Schema,
+        ks: &KSource,
+        opts: &LoadOptions,
+    ) -> Result<Dataset> {
+        let table = source.read(opts.delimiter.or(schema.delimiter))?;
         Dataset::from_table(table, schema, ks, opts.drop_missing, RowSample::All)
     }
 
@@ -159,6 +169,12 @@ impl Dataset {
     /// k_i of each record.
     pub fn k(&self) -> &[u32] {
         &self.k
+    }
+
+    /// The 0-based data row of the table each record comes from, in table order (rows dropped
+    /// for a missing quasi-identifier are absent).
+    pub fn rows(&self) -> &[usize] {
+        &self.rows
     }
 
     /// Rows dropped for a missing quasi-identifier.

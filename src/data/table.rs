@@ -19,6 +19,38 @@ pub struct Table {
     pub lines: Vec<u64>,
 }
 
+/// Where a table comes from: a file, or CSV text held in memory (a caller's data frame, say)
+/// with the name messages give it in place of a file name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableSource {
+    File(PathBuf),
+    Text { name: String, csv: Vec<u8> },
+}
+
+impl TableSource {
+    /// Reads the table; `delimiter = None` detects it from the header line.
+    pub(crate) fn read(&self, delimiter: Option<u8>) -> Result<Table> {
+        match self {
+            TableSource::File(path) => Table::read(path, delimiter),
+            TableSource::Text { name, csv } => {
+                Table::parse(Path::new(name), csv.clone(), delimiter)
+            }
+        }
+    }
+}
+
+impl From<&Path> for TableSource {
+    fn from(path: &Path) -> TableSource {
+        TableSource::File(path.to_path_buf())
+    }
+}
+
+impl From<PathBuf> for TableSource {
+    fn from(path: PathBuf) -> TableSource {
+        TableSource::File(path)
+    }
+}
+
 /// Values that mean "missing" in a quasi-identifier.
 pub(crate) fn is_missing(v: &str) -> bool {
     let v = v.trim();
@@ -26,7 +58,7 @@ pub(crate) fn is_missing(v: &str) -> bool {
 }
 
 /// Parses a delimiter setting: a single character, or `tab` / `\t`.
-pub(crate) fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
+pub fn parse_delimiter(s: &str) -> std::result::Result<u8, String> {
     match s {
         "tab" | "\\t" | "\t" => Ok(b'\t'),
         _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),

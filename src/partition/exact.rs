@@ -88,6 +88,25 @@ pub struct ExactOutcome {
     /// Large-neighbourhood search runs only: its limits, starts and counters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lns: Option<LnsReport>,
+    /// The three heuristics run for the warm start, each on the integer instance (the report's
+    /// comparison reuses them).
+    #[serde(skip)]
+    pub heuristics: Vec<HeuristicRun>,
+}
+
+/// One heuristic run for the warm start: its partition as the engine could use it and its
+/// value on the integer instance.
+#[derive(Clone, Debug)]
+pub struct HeuristicRun {
+    pub method: Heuristic,
+    /// Criterion value on the integer instance, in distance units (of the repaired partition
+    /// when `repaired`).
+    pub objective: f64,
+    pub classes: usize,
+    /// Classes were merged so that the partition meets the class constraints.
+    pub repaired: bool,
+    /// The partition (repaired or not) meets the class constraints.
+    pub meets_constraints: bool,
 }
 
 /// What a large-neighbourhood search run reports beside the engine's fields.
@@ -150,10 +169,26 @@ pub(crate) fn solve_with(
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
-    let (names, partitions): (Vec<String>, Vec<Partition>) =
-        heuristic_starts(ds, dist, &inst, extra, opts.seed)
-            .into_iter()
-            .unzip();
+    let runs = heuristic_starts(ds, dist, &inst, extra, opts.seed);
+    let heuristics: Vec<HeuristicRun> = runs
+        .iter()
+        .map(|(h, p, repaired, ok)| HeuristicRun {
+            method: *h,
+            objective: inst.to_units(optik_models::criteria::objective_of(
+                &inst,
+                p,
+                opts.criterion,
+            )),
+            classes: p.num_classes(),
+            repaired: *repaired,
+            meets_constraints: *ok,
+        })
+        .collect();
+    let (names, partitions): (Vec<String>, Vec<Partition>) = runs
+        .into_iter()
+        .filter(|(_, _, _, ok)| *ok)
+        .map(|(h, p, _, _)| (h.name().to_string(), p))
+        .unzip();
     let (on_solution, on_bound) = progress_log(opts);
     let solved = optik_models::solve(
         &inst,
@@ -172,7 +207,7 @@ pub(crate) fn solve_with(
         },
     )
     .map_err(|e| engine_error(e, engine, extra))?;
-    outcome(inst.scale, opts, solved, &names)
+    outcome(inst.scale, opts, solved, &names, heuristics)
 }
 
 /// Why the large-neighbourhood search runs instead of an exact engine, or `None`: asked for
@@ -224,7 +259,7 @@ fn solve_lns(
     let start_objective = run
         .starts
         .iter()
-        .find(|s| s.0 == run.start)
+        .find(|s| s.0.name() == run.start)
         .map_or(0, |s| s.1);
     let lns = LnsReport {
         time_limit_s: time_limit.as_secs_f64(),
@@ -233,8 +268,8 @@ fn solve_lns(
         starts: run
             .starts
             .iter()
-            .map(|(method, v, seconds)| LnsStart {
-                method: method.clone(),
+            .map(|(method, v, seconds, _)| LnsStart {
+                method: method.name().to_string(),
                 objective: *v as f64 / opts.scale,
                 seconds: *seconds,
             })
@@ -255,7 +290,19 @@ fn solve_lns(
         }),
         result: run.result,
     };
-    let mut out = outcome(opts.scale, opts, solved, &[run.start])?;
+    // The heuristics it started from are the report's comparison (no class constraints here).
+    let heuristics = run
+        .starts
+        .iter()
+        .map(|&(method, v, _, classes)| HeuristicRun {
+            method,
+            objective: v as f64 / opts.scale,
+            classes,
+            repaired: false,
+            meets_constraints: true,
+        })
+        .collect();
+    let mut out = outcome(opts.scale, opts, solved, &[run.start], heuristics)?;
     out.lns = Some(lns);
     Ok(out)
 }
@@ -288,31 +335,31 @@ fn check_scale(opts: &ExactOptions) -> Result<()> {
     Ok(())
 }
 
-/// The heuristics' partitions that meet the class constraints (after a repair by merging
-/// classes where that is enough), with the name of their method, in the order of
-/// [`warm_starts`].
+/// Every heuristic's partition, in the order of [`warm_starts`], with whether it was repaired
+/// (classes merged) to meet the class constraints and whether it meets them: those meeting them
+/// are the warm starts.
 fn heuristic_starts(
     ds: &Dataset,
     dist: &RecordDistance,
     inst: &Instance,
     extra: &ClassConstraints,
     seed: u64,
-) -> Vec<(String, Partition)> {
+) -> Vec<(Heuristic, Partition, bool, bool)> {
     let hidden = indicatif::ProgressBar::hidden();
     let mut starts = Vec::new();
     for h in warm_starts(seed) {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
-        let p = if extra.partition_ok(p.labels()) {
-            p
+        let start = if extra.partition_ok(p.labels()) {
+            (h.method, p, false, true)
         } else {
             match crate::partition::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
-                Some(r) => r,
-                None => continue,
+                Some(r) => (h.method, r, true, true),
+                None => (h.method, p, false, false),
             }
         };
-        starts.push((h.method.name().to_string(), p));
+        starts.push(start);
     }
     starts
 }
@@ -460,6 +507,7 @@ fn outcome(
     opts: &ExactOptions,
     solved: SolveOutcome,
     heuristic_names: &[String],
+    heuristics: Vec<HeuristicRun>,
 ) -> Result<ExactOutcome> {
     let SolveOutcome {
         engine,
@@ -519,11 +567,12 @@ fn outcome(
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
         lns: None,
+        heuristics,
     })
 }
 
 /// Parses `60s`, `2m`, `1.5`, `500ms` into a duration.
-pub(crate) fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
+pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
     let s = s.trim();
     let (num, mult) = if let Some(v) = s.strip_suffix("ms") {
         (v, 0.001)

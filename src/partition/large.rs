@@ -79,7 +79,7 @@ pub(crate) struct LargeRun {
     /// The heuristic the search started from.
     pub(crate) start: String,
     /// Every heuristic tried, with its objective (integer units) and seconds.
-    pub(crate) starts: Vec<(String, i64, f64)>,
+    pub(crate) starts: Vec<(Heuristic, i64, f64, usize)>,
 }
 
 /// The heuristics tried as starts, in order (k-member skipped above [`KMEMBER_MAX_RECORDS`]).
@@ -127,7 +127,7 @@ pub(crate) fn solve_large(
             .iter()
             .map(|c| criterion.class_cost(&oracle, c))
             .sum();
-        starts.push((h.method.name().to_string(), v, t.elapsed().as_secs_f64()));
+        starts.push((h.method, v, t.elapsed().as_secs_f64(), p.num_classes()));
         if best.as_ref().is_none_or(|b| v < b.2) {
             best = Some((starts.len() - 1, p, v));
         }
@@ -152,7 +152,7 @@ pub(crate) fn solve_large(
     bar.finish_and_clear();
     Ok(LargeRun {
         result: result?,
-        start: starts[index].0.clone(),
+        start: starts[index].0.name().to_string(),
         starts,
     })
 }

@@ -1,8 +1,11 @@
 //! Partitioning the records into k_i-anonymous classes: the heuristics, the exact engines'
-//! glue, the extra class constraints, the metrics of a partition, and one verified run.
+//! glue, the extra class constraints, the metrics of a partition, one verified run, and the
+//! comparison of a run with the heuristics.
 
+pub(crate) mod compare;
 pub(crate) mod constraints;
 pub(crate) mod exact;
+pub(crate) mod export;
 pub(crate) mod heuristics;
 pub(crate) mod large;
 pub(crate) mod metrics;

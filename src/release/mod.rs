@@ -2,8 +2,10 @@
 //! written text, and the staged, atomic writing of outputs.
 
 pub(crate) mod check;
+mod check_release;
 mod generalise;
 pub(crate) mod output;
 
+pub use check_release::check_release;
 pub(crate) use generalise::build;
 pub use generalise::Release;

@@ -52,6 +52,48 @@ fn row(out: &mut String, name: &str, value: &str, note: &str) {
     );
 }
 
+/// The heuristics beside the release: each one's objective and ratio (nothing when the run
+/// compared none).
+fn heuristics_table(h: &mut String, report: &Report) {
+    if report.heuristics.is_empty() {
+        return;
+    }
+    let constrained = report
+        .heuristics
+        .iter()
+        .any(|c| c.meets_constraints.is_some());
+    let _ = writeln!(
+        h,
+        "<h3 id=\"heuristics\">Compared with the heuristics</h3>\n<p class=\"note\">Each heuristic's {} and its ratio to this release's {} ({}).</p>\n<table>\n<tr><th>heuristic</th><th>{}</th><th>ratio</th><th>classes</th>{}</tr>",
+        report.criterion.name(),
+        num(report.objective),
+        if report.criterion.maximise() {
+            "below 1: the heuristic separates the classes less"
+        } else {
+            "above 1: the heuristic loses more"
+        },
+        report.criterion.name(),
+        if constrained { "<th>meets the class constraints</th>" } else { "" }
+    );
+    for c in &report.heuristics {
+        let meets = match (c.meets_constraints, c.repaired) {
+            (Some(true), Some(true)) => "<td>yes, after merging classes</td>",
+            (Some(true), _) => "<td>yes</td>",
+            (Some(false), _) => "<td>no</td>",
+            (None, _) => "",
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>{meets}</tr>",
+            escape(crate::partition::compare::display_name(&c.method)),
+            num(c.objective),
+            c.ratio.map_or("–".to_string(), |r| format!("{r:.3}")),
+            c.classes
+        );
+    }
+    h.push_str("</table>\n");
+}
+
 /// The whole document. `partition_svg` and `timeline_svg` are SVG documents (from
 /// [`crate::report::plot`]); the time line section says so when the run has none.
 pub(crate) fn render(
@@ -110,7 +152,7 @@ pub(crate) fn render(
     );
     row(
         &mut h,
-        &format!("objective ({})", report.criterion),
+        &format!("objective ({})", report.criterion.name()),
         &num(report.objective),
         "the optimised criterion, distance units",
     );
@@ -156,6 +198,7 @@ pub(crate) fn render(
     );
     row(&mut h, "time (s)", &num(report.time_s), "whole run");
     h.push_str("</table>\n");
+    heuristics_table(&mut h, report);
     h.push_str("<h3>Constraints</h3>\n<p>");
     h.push_str(&escape(&report.constraints.description));
     h.push_str("</p>\n<table>\n<tr><th>k</th><th>records</th></tr>\n");

@@ -38,10 +38,13 @@ pub struct Report {
     /// to 1/scale), converted back to distance units; `metrics` are computed on exact distances.
     /// `heuristic`, or for exact engines `optimal` / `feasible` / `infeasible` / `unknown`.
     pub(crate) status: String,
-    pub(crate) criterion: String,
+    pub(crate) criterion: crate::Criterion,
     /// Value of the selected criterion, in distance units.
     pub(crate) objective: f64,
     pub(crate) lower_bound: Option<f64>,
+    /// Each heuristic's objective and its ratio to `objective` (always for exact runs; for a
+    /// heuristic run when a comparison was asked, else empty).
+    pub(crate) heuristics: Vec<crate::partition::compare::HeuristicComparison>,
     /// Improving solutions of an exact engine (empty for heuristics).
     pub(crate) timeline: Vec<crate::partition::exact::TimelineEntry>,
     /// Exact engine details (null for heuristics).
@@ -74,6 +77,11 @@ impl Report {
         self.objective
     }
 
+    /// The criterion `objective` is the value of.
+    pub fn criterion(&self) -> crate::Criterion {
+        self.criterion
+    }
+
     /// Proven bound of the exact engine.
     pub fn lower_bound(&self) -> Option<f64> {
         self.lower_bound
@@ -82,6 +90,11 @@ impl Report {
     /// Number of classes.
     pub fn classes(&self) -> usize {
         self.classes
+    }
+
+    /// Each heuristic beside the release (empty for a heuristic run without a comparison).
+    pub fn heuristics(&self) -> &[crate::partition::compare::HeuristicComparison] {
+        &self.heuristics
     }
 
     /// Whether the independent check verified the release.

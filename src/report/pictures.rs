@@ -58,7 +58,7 @@ pub(crate) fn run_timeline(report: &Report) -> Timeline {
     Timeline {
         title: format!("Improving solutions ({})", report.method),
         x_label: "elapsed seconds".into(),
-        y_label: report.criterion.clone(),
+        y_label: report.criterion.name().to_string(),
         points: report
             .timeline
             .iter()

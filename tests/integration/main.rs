@@ -15,6 +15,7 @@ mod constraints_cli;
 mod end_to_end;
 mod experiments;
 mod explain;
+mod heuristics_compared;
 mod html_render;
 mod k_assign;
 mod large;

@@ -1,0 +1,113 @@
+"""optik.anonymise: DataFrame and CSV-path input, the release in the input's row order, the
+report with the JSON report's keys, the same optimum and release as the command line, and
+the comparison with the heuristics."""
+
+import json
+import subprocess
+
+import pandas as pd
+import pytest
+
+import optik
+from conftest import TRIAL, TRIAL_SCHEMA
+
+RELEASED = ["age", "sex", "site", "bmi", "smoking", "arm", "adverse_event"]
+QUASI = ["age", "sex", "site", "bmi", "smoking"]
+
+
+def covers(cell: str, value) -> bool:
+    """Whether a released numeric cell (the value, or an interval [a-b]) holds `value`."""
+    if cell.startswith("["):
+        low, high = cell[1:-1].split("-")
+        return float(low) <= float(value) <= float(high)
+    return float(cell) == float(value)
+
+
+def test_dataframe_round_trip_keeps_rows_in_input_order(trial):
+    shuffled = trial.sample(frac=1.0, random_state=7).set_index("subject_id", drop=False)
+    res = optik.anonymise(shuffled, schema=TRIAL_SCHEMA, k_column="k")
+    assert list(res.release.columns) == RELEASED
+    assert list(res.release.index) == list(shuffled.index)
+    assert list(res.classes.index) == list(shuffled.index)
+    for sid, row in res.release.iterrows():
+        original = shuffled.loc[sid]
+        assert covers(row["age"], original["age"]), (sid, row["age"], original["age"])
+        assert covers(row["bmi"], original["bmi"])
+        assert row["arm"] == original["arm"]
+        assert row["adverse_event"] == original["adverse_event"]
+    # a class is a set of rows released with the same quasi-identifiers, at least its k_i big
+    for _, members in res.release.groupby(res.classes):
+        assert len(members[QUASI].drop_duplicates()) == 1
+        assert len(members) >= shuffled.loc[members.index, "k"].max()
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(52.969)
+    assert res.lower_bound == res.objective
+
+
+def test_report_has_exactly_the_json_reports_keys(tmp_path, optik_bin):
+    res = optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k_column="k")
+    subprocess.run(
+        [optik_bin, "anonymise", TRIAL, "--schema", TRIAL_SCHEMA, "--k-column", "k",
+         "--method", "optimal", "--out", tmp_path / "r.csv", "--report", tmp_path / "r.json",
+         "--quiet"],
+        check=True,
+    )
+    cli = json.loads((tmp_path / "r.json").read_text())
+    assert set(res.report) == set(cli)
+    assert set(res.report["metrics"]) == set(cli["metrics"])
+    assert set(res.report["heuristics"][0]) == set(cli["heuristics"][0])
+
+
+@pytest.mark.parametrize("criterion", ["dbil", "wcsd"])
+def test_optimal_run_equals_the_command_lines(tmp_path, optik_bin, criterion):
+    out, report = tmp_path / "release.csv", tmp_path / "report.json"
+    subprocess.run(
+        [optik_bin, "anonymise", TRIAL, "--schema", TRIAL_SCHEMA, "--k-column", "k",
+         "--method", "optimal", "--criterion", criterion, "--class-column", "class",
+         "--out", out, "--report", report, "--quiet"],
+        check=True,
+    )
+    cli = json.loads(report.read_text())
+    res = optik.anonymise(
+        TRIAL, schema=TRIAL_SCHEMA, k_column="k", criterion=criterion, class_column="class"
+    )
+    assert res.release_csv == out.read_bytes()
+    assert res.status == cli["status"] == "optimal"
+    assert res.objective == cli["objective"]
+    assert res.lower_bound == cli["lower_bound"]
+    assert res.report["heuristics"] == cli["heuristics"]
+    assert res.report["metrics"] == cli["metrics"]
+    assert list(res.release["class"].astype(int)) == list(res.classes)
+
+
+def test_csv_path_input_and_a_heuristic_with_comparison(trial):
+    res = optik.anonymise(
+        str(TRIAL), qi=["age", "sex", "bmi"], k=3, method="mdav", compare=True, seed=4
+    )
+    assert list(res.release.index) == list(range(len(trial)))
+    assert res.status == "heuristic" and res.lower_bound is None
+    assert [h["method"] for h in res.heuristics] == ["mdav", "kmember", "mondrian"]
+    assert res.heuristics[0]["ratio"] == 1.0
+    for h in res.heuristics:
+        assert h["ratio"] * res.objective == pytest.approx(h["objective"])
+    assert "subject_id" in res.release.columns  # no schema: every other column is released
+    assert res.report["parameters"]["form"] == "ki"
+
+
+def test_pictures_and_the_html_comparison_table():
+    res = optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k_column="k", time_limit="30s")
+    assert res.to_svg(plot_axes="age,bmi").startswith("<svg")
+    page = res.to_html()
+    assert "Compared with the heuristics" in page and "<td>MDAV</td>" in page
+
+
+def test_dropped_rows_leave_gaps_in_the_index(trial):
+    holed = trial.copy()
+    holed.loc[5, "age"] = None
+    with pytest.raises(ValueError, match=r"DataFrame: line 7, column 'age': missing value .* drop_missing"):
+        optik.anonymise(holed, schema=TRIAL_SCHEMA, k_column="k", method="mondrian")
+    res = optik.anonymise(
+        holed, schema=TRIAL_SCHEMA, k_column="k", method="mondrian", drop_missing=True
+    )
+    assert 5 not in res.release.index and len(res.release) == len(trial) - 1
+    assert res.report["input"]["dropped_missing"] == 1
