@@ -189,12 +189,13 @@ impl Run {
     }
 }
 
-/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd ≤ n(n−1)/2·max d).
+/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd and sse ≤
+/// n(n−1)/2·max d).
 fn cost_cap(inst: &Instance, criterion: Criterion) -> i64 {
     let n = inst.n as i64;
     let maxd = inst.dist.iter().flatten().copied().max().unwrap_or(0);
     let pairs = match criterion {
-        Criterion::Wcsd => n * (n - 1) / 2,
+        Criterion::Wcsd | Criterion::Sse => n * (n - 1) / 2,
         _ => n,
     };
     pairs.saturating_mul(maxd).saturating_add(1)
@@ -245,7 +246,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
 /// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
 /// duals and an LP-rounded partition, or `None` when the LP did not converge in time.
 pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
-    if !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) || inst.n == 0 {
+    if !opts.criterion.is_sum() || inst.n == 0 {
         return None;
     }
     let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
