@@ -219,6 +219,8 @@ pub enum MethodArg {
     Mdav,
     Kmember,
     Mondrian,
+    #[value(name = "mdav-sse")]
+    MdavSse,
     Optimal,
 }
 
@@ -228,6 +230,7 @@ impl From<MethodArg> for Method {
             MethodArg::Mdav => Method::Mdav,
             MethodArg::Kmember => Method::KMember,
             MethodArg::Mondrian => Method::Mondrian,
+            MethodArg::MdavSse => Method::MdavSse,
             MethodArg::Optimal => Method::Optimal,
         }
     }
@@ -243,6 +246,9 @@ pub enum HeuristicArg {
     KMember,
     /// Median partitioning (LeFevre et al.).
     Mondrian,
+    /// MDAV as sdcMicro's microaggregation runs it (standardised records, squared Euclidean).
+    #[value(name = "mdav-sse")]
+    MdavSse,
 }
 
 impl From<HeuristicArg> for Heuristic {
@@ -251,6 +257,7 @@ impl From<HeuristicArg> for Heuristic {
             HeuristicArg::Mdav => Heuristic::Mdav,
             HeuristicArg::KMember => Heuristic::KMember,
             HeuristicArg::Mondrian => Heuristic::Mondrian,
+            HeuristicArg::MdavSse => Heuristic::MdavSse,
         }
     }
 }

@@ -61,17 +61,17 @@ pub(super) fn run(e: &ExportArgs) -> Result<()> {
         )));
     }
     let inst = ds
-        .distance()
-        .instance(ds.k.clone(), e.scale)
+        .exact_instance(&ds.distance(), e.criterion, e.scale)
         .map_err(input)?;
     let text = match e.format {
         ExportFormat::Json => optik_models::export::to_json(&inst),
         ExportFormat::Dzn => optik_models::export::to_dzn(&inst),
         ExportFormat::Lp => {
-            if e.criterion == Criterion::Split {
-                return Err(input(
-                    "--format lp: the compact MIP has no split model (dbil, diameter or wcsd)",
-                ));
+            if matches!(e.criterion, Criterion::Split | Criterion::Sse) {
+                return Err(input(format!(
+                    "--format lp: the compact MIP has no {} model (dbil, diameter or wcsd)",
+                    e.criterion.name()
+                )));
             }
             optik_models::mip_lp_text(&inst, e.criterion)
         }

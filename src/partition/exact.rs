@@ -111,7 +111,7 @@ pub(crate) fn solve_with(
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
     let (names, partitions): (Vec<String>, Vec<Partition>) =
-        heuristic_starts(ds, dist, &inst, extra, opts.seed)
+        heuristic_starts(ds, dist, &inst, extra, opts.seed, opts.criterion)
             .into_iter()
             .unzip();
     let solved = optik_models::solve(
@@ -150,23 +150,45 @@ fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> R
             ds.n()
         )));
     }
-    dist.instance(ds.k.clone(), opts.scale).map_err(input)
+    ds.exact_instance(dist, opts.criterion, opts.scale)
+        .map_err(input)
 }
 
 /// The heuristics' partitions that meet the class constraints (after a repair by merging
 /// classes where that is enough), with the name of their method, in the order of
-/// [`warm_starts`].
+/// [`warm_starts`]. For sse, microaggregation's MDAV is tried too, and every start is first
+/// improved by the SSE local search (named `<method>+ls`).
 fn heuristic_starts(
     ds: &Dataset,
     dist: &RecordDistance,
     inst: &Instance,
     extra: &ClassConstraints,
     seed: u64,
+    criterion: Criterion,
 ) -> Vec<(String, Partition)> {
     let hidden = indicatif::ProgressBar::hidden();
     let mut starts = Vec::new();
-    for h in warm_starts(seed) {
+    let sse = if criterion == Criterion::Sse {
+        ds.standardised().ok()
+    } else {
+        None
+    };
+    let mut methods = warm_starts(seed).to_vec();
+    if sse.is_some() {
+        methods.push(HeuristicOptions {
+            method: Heuristic::MdavSse,
+            ..methods[0]
+        });
+    }
+    for h in methods {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
+        let (p, name) = match &sse {
+            Some(z) => (
+                heuristics::sse_local::improve(z, &ds.k, &p),
+                format!("{}+ls", h.method.name()),
+            ),
+            None => (p, h.method.name().to_string()),
+        };
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
         let p = if extra.partition_ok(p.labels()) {
@@ -177,7 +199,7 @@ fn heuristic_starts(
                 None => continue,
             }
         };
-        starts.push((h.method.name().to_string(), p));
+        starts.push((name, p));
     }
     starts
 }
