@@ -70,7 +70,7 @@ pub use partition::Method;
 // Release, check and report.
 pub use pipeline::{anonymise, AnonymiseOptions, Anonymised};
 pub use release::check::CheckReport;
-pub use release::Release;
+pub use release::{Release, ReleaseStyle};
 pub use report::{OutputSummary, Report};
 
 // Assess any table.

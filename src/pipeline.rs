@@ -11,7 +11,7 @@ use crate::error::{input, internal, Result};
 use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::run::{self, Outcome, Solver};
 use crate::release::check::{self, constraints::ConstraintsCheck};
-use crate::release::{self, Release};
+use crate::release::{self, Release, ReleaseStyle};
 use crate::report::{ConstraintsSummary, InputSummary, OutputSummary, Report, SchemaSummary};
 use crate::settings::Setting;
 use crate::{Criterion, Partition};
@@ -32,6 +32,8 @@ pub struct AnonymiseOptions {
     pub constraints: ClassConstraintOptions,
     /// Add a column with this name holding each record's class id.
     pub class_column: Option<String>,
+    /// Generalised intervals or class means.
+    pub release: ReleaseStyle,
     /// The files the caller will write, as the report lists them.
     pub outputs: OutputSummary,
     /// When the run started (the report's `time_s` counts from here, loading included).
@@ -52,6 +54,7 @@ impl AnonymiseOptions {
             seed: 0,
             constraints: ClassConstraintOptions::default(),
             class_column: None,
+            release: ReleaseStyle::Generalised,
             outputs: OutputSummary {
                 release: "release.csv".to_string(),
                 report: None,
@@ -101,7 +104,12 @@ pub fn anonymise(
         progress,
         &class.model,
     )?;
-    let release = release::build(ds, &outcome.partition, opts.class_column.as_deref());
+    let release = release::build(
+        ds,
+        &outcome.partition,
+        opts.class_column.as_deref(),
+        opts.release,
+    );
     let release_csv = release.to_csv(ds.table.delimiter);
     let text = Table::parse(
         Path::new(&opts.outputs.release),
@@ -177,6 +185,7 @@ fn report(
                 "lp_primal": e.lp_bound && e.lp_primal,
                 "search": e.search.name(),
                 "scale": e.scale,
+                "release": opts.release.name(),
             }),
             Solver::Heuristic(h) => serde_json::json!({
                 "form": h.form,
@@ -185,6 +194,7 @@ fn report(
                 } else {
                     None
                 },
+                "release": opts.release.name(),
             }),
         },
         seed: opts.seed,

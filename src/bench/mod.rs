@@ -360,7 +360,7 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
     row.classes = Some(o.partition.num_classes());
     // The independent check, on the released text, against the k the run enforced.
     let enforced = effective_k(p.form, &prep.ds.k);
-    let rel = release::build(ds, &o.partition, None);
+    let rel = release::build(ds, &o.partition, None, release::ReleaseStyle::Generalised);
     let label = format!("{} / {} / seed {}", row.instance, row.method, row.seed);
     row.check = match check::check_table(
         &rel.to_table(&label, ds.table.delimiter),

@@ -14,6 +14,7 @@ use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::exact::Engine;
 use crate::partition::heuristics::{Form, Heuristic, KMemberCost};
 use crate::partition::Method;
+use crate::release::ReleaseStyle;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -236,6 +237,22 @@ impl From<MethodArg> for Method {
     }
 }
 
+/// `--release` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReleaseArg {
+    Generalised,
+    Centroid,
+}
+
+impl From<ReleaseArg> for ReleaseStyle {
+    fn from(r: ReleaseArg) -> ReleaseStyle {
+        match r {
+            ReleaseArg::Generalised => ReleaseStyle::Generalised,
+            ReleaseArg::Centroid => ReleaseStyle::Centroid,
+        }
+    }
+}
+
 /// `--heuristics` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HeuristicArg {
@@ -366,6 +383,7 @@ mod tests {
     fn mirrors_use_the_library_names() {
         same_names::<MethodArg, Method>(&Method::ALL, Method::name);
         same_names::<HeuristicArg, Heuristic>(&Heuristic::ALL, Heuristic::name);
+        same_names::<ReleaseArg, ReleaseStyle>(&ReleaseStyle::ALL, ReleaseStyle::name);
         same_names::<FormArg, Form>(&Form::ALL, Form::name);
         same_names::<CostArg, KMemberCost>(&KMemberCost::ALL, KMemberCost::name);
         same_names::<KAssignArg, KAssign>(&KAssign::ALL, KAssign::name);

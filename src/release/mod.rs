@@ -6,4 +6,4 @@ mod generalise;
 pub(crate) mod output;
 
 pub(crate) use generalise::build;
-pub use generalise::Release;
+pub use generalise::{Release, ReleaseStyle};

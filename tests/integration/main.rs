@@ -17,6 +17,7 @@ mod experiments;
 mod explain;
 mod html_render;
 mod k_assign;
+mod microaggregation;
 mod optimal;
 mod pictures_cli;
 mod readme;
