@@ -242,15 +242,15 @@ fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
             } else {
                 None
             };
-            let exact_sse = if ds.n() <= MAX_EXACT_RECORDS && spec.criteria.contains(&Criterion::Sse)
-            {
-                Some(
-                    ds.exact_instance(&dist, Criterion::Sse, spec.scale)
-                        .map_err(|e| wrap(Error::Input(e)))?,
-                )
-            } else {
-                None
-            };
+            let exact_sse =
+                if ds.n() <= MAX_EXACT_RECORDS && spec.criteria.contains(&Criterion::Sse) {
+                    Some(
+                        ds.exact_instance(&dist, Criterion::Sse, spec.scale)
+                            .map_err(|e| wrap(Error::Input(e)))?,
+                    )
+                } else {
+                    None
+                };
             out.push(Prepared {
                 exact_sse,
                 instance: ii,

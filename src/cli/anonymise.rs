@@ -2,7 +2,8 @@
 //! write the release, the report and the pictures atomically and print a one-line summary.
 
 use super::args::{
-    ConstraintArgs, CostArg, EngineArg, FormArg, InputArgs, MethodArg, PictureArgs, Privacy, ReleaseArg,
+    ConstraintArgs, CostArg, EngineArg, FormArg, InputArgs, MethodArg, PictureArgs, Privacy,
+    ReleaseArg,
 };
 use crate::data::dataset::Dataset;
 use crate::error::{input, Result};

@@ -139,7 +139,13 @@ mod tests {
     fn hand_computed_sse_and_sst() {
         // x = 0, 2, 4, 10 (mean 4, sample sd = sqrt((16+4+0+36)/3) = sqrt(56/3)),
         // y = 1, 1, 1, 1 (constant: all zeros).
-        let t = table(&[&["x", "y"], &["0", "1"], &["2", "1"], &["4", "1"], &["10", "1"]]);
+        let t = table(&[
+            &["x", "y"],
+            &["0", "1"],
+            &["2", "1"],
+            &["4", "1"],
+            &["10", "1"],
+        ]);
         let q = qi(
             &t,
             &[

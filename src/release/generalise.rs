@@ -56,7 +56,11 @@ pub(crate) fn centroid(attr: &QiAttribute, members: &[usize]) -> Option<String> 
     let mean = members.iter().map(|&i| values[i]).sum::<f64>() / members.len() as f64;
     let text = format!("{mean:.6}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
-    Some(if text == "-0" { "0".to_string() } else { text.to_string() })
+    Some(if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    })
 }
 
 /// Generalisation of one attribute over a class (seed 001 §5.4, local recoding):
@@ -126,9 +130,7 @@ pub(crate) fn build(
             classes
                 .iter()
                 .map(|m| match style {
-                    ReleaseStyle::Centroid => {
-                        centroid(a, m).unwrap_or_else(|| generalise(a, m))
-                    }
+                    ReleaseStyle::Centroid => centroid(a, m).unwrap_or_else(|| generalise(a, m)),
                     ReleaseStyle::Generalised => generalise(a, m),
                 })
                 .collect()

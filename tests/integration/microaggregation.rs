@@ -41,7 +41,16 @@ fn optimal_sse_with_a_centroid_release_passes_check_and_assess() {
     let rep = dir.path().join("r.json");
     optik("anonymise")
         .arg(&data)
-        .args(["--qi", "x,y", "--k", "3", "--method", "optimal", "--criterion", "sse"])
+        .args([
+            "--qi",
+            "x,y",
+            "--k",
+            "3",
+            "--method",
+            "optimal",
+            "--criterion",
+            "sse",
+        ])
         .args(["--release", "centroid", "--quiet"])
         .output("--out", &out)
         .output("--report", &rep)
@@ -146,7 +155,16 @@ fn sse_refuses_categorical_quasi_identifiers_and_the_cp_engine() {
     let data = points(dir.path());
     optik("anonymise")
         .arg(&data)
-        .args(["--qi", "x,y", "--k", "3", "--method", "optimal", "--criterion", "sse"])
+        .args([
+            "--qi",
+            "x,y",
+            "--k",
+            "3",
+            "--method",
+            "optimal",
+            "--criterion",
+            "sse",
+        ])
         .args(["--engine", "cp"])
         .output("--out", dir.path().join("b.csv"))
         .fails(&["cp", "sse"]);

@@ -94,7 +94,11 @@ pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
         .map(|i| {
             let need = inst.k[i] as usize - 1;
             if need == 0 {
-                return if criterion == Criterion::Sse { -0.5 } else { 0.0 };
+                return if criterion == Criterion::Sse {
+                    -0.5
+                } else {
+                    0.0
+                };
             }
             let mut row: Vec<i64> = (0..inst.n)
                 .filter(|&j| j != i)
