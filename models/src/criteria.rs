@@ -52,6 +52,15 @@ impl Criterion {
         Criterion::Sse,
     ];
 
+    /// The four clustering criteria of seed 001 §3.4, which the CP model (and MiniZinc model)
+    /// optimise; sse is microaggregation's and only column generation optimises it.
+    pub const CLUSTERING: [Criterion; 4] = [
+        Criterion::Dbil,
+        Criterion::Diameter,
+        Criterion::Split,
+        Criterion::Wcsd,
+    ];
+
     /// True for the criteria that are a sum of per-class costs (what a set-partitioning master
     /// prices): dbil, wcsd and sse.
     pub fn is_sum(self) -> bool {

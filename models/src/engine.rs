@@ -223,6 +223,7 @@ mod tests {
         assert_eq!(Engine::Auto.resolve(Criterion::Wcsd), Engine::Colgen);
         assert_eq!(Engine::Auto.resolve(Criterion::Diameter), Engine::Cp);
         assert_eq!(Engine::Auto.resolve(Criterion::Split), Engine::Cp);
+        assert_eq!(Engine::Auto.resolve(Criterion::Sse), Engine::Colgen);
         assert_eq!(Engine::Mip.resolve(Criterion::Split), Engine::Mip);
     }
 
@@ -230,9 +231,11 @@ mod tests {
     fn engines_optimise_their_criteria() {
         for c in Criterion::ALL {
             assert!(Engine::Auto.optimises(c));
-            assert!(Engine::Cp.optimises(c));
+            assert_eq!(Engine::Cp.optimises(c), c != Criterion::Sse);
         }
         assert!(Engine::Colgen.optimises(Criterion::Wcsd));
+        assert!(Engine::Colgen.optimises(Criterion::Sse));
+        assert!(!Engine::Mip.optimises(Criterion::Sse));
         assert!(!Engine::Colgen.optimises(Criterion::Diameter));
         assert!(Engine::Mip.optimises(Criterion::Diameter));
         assert!(!Engine::Mip.optimises(Criterion::Split));
