@@ -6,6 +6,7 @@
 pub mod column;
 pub mod cuts;
 pub mod master;
+pub mod neighbours;
 pub mod pricing;
 pub mod proof;
 pub mod rounding;
@@ -327,6 +328,11 @@ fn start_run(
         for class in p.classes() {
             let members = class.iter().map(|&i| i as u32).collect();
             master.add_column(Column::new(inst, criterion, members));
+        }
+    }
+    if criterion == Criterion::Sse && extra.is_empty() {
+        for c in neighbours::nearest_columns(inst, criterion) {
+            master.add_column(c);
         }
     }
     // Least-slack columns against the per-record bounds m_i.
