@@ -123,6 +123,9 @@ pub struct EngineStats {
     pub mip_time_s: f64,
     /// Branch-and-bound nodes (MIP) or search nodes (CP).
     pub nodes: u64,
+    /// Branch-and-price nodes (column generation's tree proof).
+    #[serde(default)]
+    pub tree_nodes: u64,
     /// Conflicts (CP only).
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.

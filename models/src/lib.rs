@@ -19,6 +19,7 @@ pub mod cp;
 pub mod criteria;
 pub mod engine;
 pub mod export;
+mod highs_ffi;
 pub mod instance;
 pub mod invalid_input;
 pub mod mip;

@@ -61,8 +61,13 @@ struct AssignmentModel {
     clippy::needless_range_loop,
     reason = "indices j ≤ a < b are the model's subscripts"
 )]
-fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
+fn build(
+    inst: &Instance,
+    criterion: Criterion,
+    deadline: Option<Instant>,
+) -> Option<AssignmentModel> {
     let n = inst.n;
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let mut m = LinearModel::default();
     let x: Vec<Vec<usize>> = (0..n)
         .map(|i| {
@@ -90,6 +95,9 @@ fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
     }
     // Size: if i is in class j, the class has at least k_i members.
     for j in 0..n {
+        if late() {
+            return None;
+        }
         for i in j..n {
             let mut terms: Vec<(usize, f64)> = (j..n).map(|l| (x[l][j], 1.0)).collect();
             terms.push((x[i][j], -(inst.k[i] as f64)));
@@ -100,6 +108,9 @@ fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
         Criterion::Dbil => {
             // diam_j ≥ d(a,b)·(x_aj + x_bj − 1); w_i ≥ diam_j − D_j·(1 − x_ij); minimise Σ w_i
             for j in 0..n {
+                if late() {
+                    return None;
+                }
                 let dj = m.var(format!("diam_{j}"), Kind::NonNegative);
                 let big = (j..n)
                     .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
@@ -135,6 +146,9 @@ fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
             let z = m.var("maxdiam".into(), Kind::NonNegative);
             m.objective.push((z, 1.0));
             for j in 0..n {
+                if late() {
+                    return None;
+                }
                 for a in j..n {
                     for b in a + 1..n {
                         let d = inst.d(a, b) as f64;
@@ -153,6 +167,9 @@ fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
         Criterion::Wcsd => {
             // p_abj ≥ x_aj + x_bj − 1; minimise Σ d(a,b)·p_abj
             for j in 0..n {
+                if late() {
+                    return None;
+                }
                 for a in j..n {
                     for b in a + 1..n {
                         let d = inst.d(a, b) as f64;
@@ -172,7 +189,7 @@ fn build(inst: &Instance, criterion: Criterion) -> AssignmentModel {
         }
         Criterion::Split | Criterion::Sse => unreachable!("callers reject split and sse"),
     }
-    AssignmentModel { model: m, x }
+    Some(AssignmentModel { model: m, x })
 }
 
 /// Writes `terms` as LP-file text (`+ 3 x - 2 y`), wrapping long rows.
@@ -195,7 +212,7 @@ pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
     if !Engine::Mip.optimises(criterion) {
         return format!("\\ the compact MIP does not model {}\n", criterion.name());
     }
-    let am = build(inst, criterion);
+    let am = build(inst, criterion, None).expect("no deadline");
     let m = &am.model;
     let mut out = String::new();
     let _ = writeln!(
@@ -228,6 +245,9 @@ pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
     out
 }
 
+/// HiGHS' uninterruptible start-up per row of the compact model (a generous estimate).
+const SECONDS_PER_ROW: f64 = 2e-5;
+
 /// Solves the compact MIP with HiGHS (relative gap 0, absolute gap 0.5: costs are integers).
 /// Split is an error; a HiGHS failure ends the run without a partition, saying why in `note`.
 pub fn solve_mip(
@@ -242,8 +262,32 @@ pub fn solve_mip(
         });
     }
     let start = Instant::now();
-    let am = build(inst, criterion);
+    let deadline = time_limit.map(|t| start + t);
+    let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+    let mut result = EngineResult {
+        stats: EngineStats {
+            columns: 0,
+            ..EngineStats::default()
+        },
+        ..EngineResult::empty()
+    };
+    // The model has O(n³) rows: building it can take longer than the limit.
+    let Some(am) = build(inst, criterion, deadline) else {
+        result.note = Some("time limit while building the compact MIP".into());
+        result.elapsed_s = start.elapsed().as_secs_f64();
+        return Ok(result);
+    };
     let m = &am.model;
+    // Loading the rows into HiGHS and its first LP cost more than building them and HiGHS does
+    // not check its limit meanwhile (measured: 4.6M rows, 60 s for an 8 s limit; 585k rows, 9 s
+    // for 3 s): when the limit leaves too little room, the run ends here.
+    let built = start.elapsed().as_secs_f64();
+    let load = (2.0 * built).max(m.rows.len() as f64 * SECONDS_PER_ROW);
+    if remaining().is_some_and(|left| left < load) {
+        result.note = Some("time limit: no time left to load the compact MIP into HiGHS".into());
+        result.elapsed_s = start.elapsed().as_secs_f64();
+        return Ok(result);
+    }
     let mut pv = ProblemVariables::new();
     let vars: Vec<Variable> = m
         .vars
@@ -266,13 +310,7 @@ pub fn solve_mip(
         };
         problem.add_constraint(c);
     }
-    let mut result = EngineResult {
-        stats: EngineStats {
-            columns: m.vars.len(),
-            ..EngineStats::default()
-        },
-        ..EngineResult::empty()
-    };
+    result.stats.columns = m.vars.len();
     // Solved on the HiGHS model itself (good_lp's solve drops the MIP dual bound).
     let mut model = match problem.try_into_inner() {
         Ok(model) => model,
@@ -285,12 +323,29 @@ pub fn solve_mip(
     // Exact: relative gap 0, absolute gap below one integer cost unit.
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.5);
-    if let Some(t) = time_limit {
-        model.set_option("time_limit", t.as_secs_f64());
+    if let Ok(v) = std::env::var("OPTIK_MIP_PRESOLVE") {
+        model.set_option("presolve", v.as_str());
+    }
+    if let Some(left) = remaining() {
+        if left < 0.05 {
+            result.note = Some("time limit while building the compact MIP".into());
+            result.elapsed_s = start.elapsed().as_secs_f64();
+            return Ok(result);
+        }
+        model.set_option("time_limit", left);
     }
     let t = Instant::now();
     let solved = model.try_solve();
     result.stats.mip_time_s = t.elapsed().as_secs_f64();
+    if std::env::var_os("OPTIK_MIP_TRACE").is_some() {
+        eprintln!(
+            "mip: {} vars, {} rows, built in {:.2} s, solved in {:.2} s",
+            m.vars.len(),
+            m.rows.len(),
+            t.duration_since(start).as_secs_f64(),
+            result.stats.mip_time_s
+        );
+    }
     let solved = match solved {
         Ok(solved) => solved,
         Err(e) => {
@@ -299,9 +354,7 @@ pub fn solve_mip(
             return Ok(result);
         }
     };
-    result.stats.nodes = solved
-        .int_info_value(c"mip_node_count")
-        .map_or(0, |v| v.max(0) as u64);
+    result.stats.nodes = crate::highs_ffi::mip_node_count(&solved);
     let proven = match solved.status() {
         HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
             result.status = Status::Infeasible;

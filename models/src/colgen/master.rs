@@ -20,8 +20,12 @@ pub struct Master {
     /// Subset-row cuts (triples of records), in the order they were added.
     pub cuts: Vec<[u32; 3]>,
     seen: HashSet<Vec<u32>>,
-    /// Artificial singleton columns (HiGHS columns before every real one), not in `columns`.
-    artificial: usize,
+    /// Artificial singleton columns, one per record once added (not in `columns`).
+    artificial: Vec<Col>,
+    /// Columns currently held at 0 (a branch-and-price node excludes them).
+    disabled: Vec<bool>,
+    /// Cost of the artificial columns, once added.
+    artificial_cost: Option<f64>,
 }
 
 impl std::fmt::Debug for Master {
@@ -43,6 +47,9 @@ pub struct LpSolution {
     pub duals: Duals,
     /// Value of every column, in `Master::columns` order.
     pub x: Vec<f64>,
+    /// True when an artificial column has a positive value (no partition of the allowed
+    /// columns covers every record at this LP's cost).
+    pub artificial: bool,
     /// Seconds spent in HiGHS.
     pub seconds: f64,
 }
@@ -57,10 +64,7 @@ fn hits(col: &Column, t: &[u32; 3]) -> usize {
 impl Master {
     /// An empty master over `n` records.
     pub fn new(n: usize) -> Self {
-        let mut model = RowProblem::default().optimise(Sense::Minimise);
-        model.make_quiet();
-        model.set_option("presolve", "off");
-        model.set_option("solver", "simplex");
+        let mut model = Self::empty_model();
         let cover = (0..n)
             .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
             .collect();
@@ -72,20 +76,101 @@ impl Master {
             columns: Vec::new(),
             cuts: Vec::new(),
             seen: HashSet::new(),
-            artificial: 0,
+            artificial: Vec::new(),
+            disabled: Vec::new(),
+            artificial_cost: None,
+        }
+    }
+
+    /// A HiGHS model with the master's options and no rows.
+    fn empty_model() -> Model {
+        let mut model = RowProblem::default().optimise(Sense::Minimise);
+        model.make_quiet();
+        model.set_option("presolve", "off");
+        model.set_option("solver", "simplex");
+        model
+    }
+
+    /// Rebuilds the master with only the columns `keep` selects (cover rows, cut rows and
+    /// artificial columns stay): the LP's pivots cost time in proportion to its columns, and a
+    /// pool that only grows makes every re-solve slower and memory unbounded. Dropped columns
+    /// may come back through pricing. The next solve starts without a basis.
+    pub fn compact(&mut self, keep: impl Fn(usize) -> bool) {
+        let n = self.cover.len();
+        let artificial_cost = self.artificial_cost;
+        let old_columns = std::mem::take(&mut self.columns);
+        let old_disabled = std::mem::take(&mut self.disabled);
+        let cuts = std::mem::take(&mut self.cuts);
+        let mut model = Self::empty_model();
+        self.cover = (0..n)
+            .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
+            .collect();
+        self.model = Some(model);
+        self.cut_rows.clear();
+        self.cols.clear();
+        self.seen.clear();
+        self.artificial.clear();
+        if let Some(cost) = artificial_cost {
+            self.add_artificials(cost);
+        }
+        for t in cuts {
+            self.add_cut(t);
+        }
+        for (c, (col, off)) in old_columns.into_iter().zip(old_disabled).enumerate() {
+            if keep(c) && self.add_column(col) && off {
+                let last = self.columns.len() - 1;
+                self.disabled[last] = true;
+                let hc = self.cols[last];
+                self.model().change_column_bounds(hc, 0.0..=0.0);
+            }
         }
     }
 
     /// Adds one artificial singleton column per record at `cost` (more than any partition
-    /// costs), so the LP is feasible before any partition is known. Must precede every real
-    /// column; artificial columns never enter `columns`, cuts or the proof MIP.
+    /// costs), so the LP stays feasible before any partition is known or when branching
+    /// decisions exclude every column covering a record. Artificial columns never enter
+    /// `columns`, cuts or the proof MIP. Does nothing when they exist.
     pub fn add_artificials(&mut self, cost: f64) {
-        assert!(self.cols.is_empty(), "artificial columns come first");
+        if !self.artificial.is_empty() {
+            return;
+        }
+        self.artificial_cost = Some(cost);
         for i in 0..self.cover.len() {
             let row = self.cover[i];
-            self.model().add_col(cost, 0.0.., [(row, 1.0)]);
-            self.artificial += 1;
+            let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
+            self.artificial.push(c);
         }
+    }
+
+    /// True when an artificial column has a positive value in `x_all` (HiGHS column values).
+    fn uses_artificials(&self, x_all: &[f64]) -> bool {
+        self.artificial.iter().any(|c| x_all[c.index()] > 1e-9)
+    }
+
+    /// Holds every column for which `allowed` is false at 0 and frees the others (branching
+    /// decisions of a node); only changed bounds are sent to HiGHS.
+    pub fn restrict(&mut self, allowed: impl Fn(&Column) -> bool) {
+        let mut changes = Vec::new();
+        for (c, col) in self.columns.iter().enumerate() {
+            let off = !allowed(col);
+            if off != self.disabled[c] {
+                changes.push((c, off));
+            }
+        }
+        for (c, off) in changes {
+            self.disabled[c] = off;
+            let col = self.cols[c];
+            if off {
+                self.model().change_column_bounds(col, 0.0..=0.0);
+            } else {
+                self.model().change_column_bounds(col, 0.0..);
+            }
+        }
+    }
+
+    /// True when column `c` is held at 0 by the current node.
+    pub fn is_disabled(&self, c: usize) -> bool {
+        self.disabled[c]
     }
 
     fn model(&mut self) -> &mut Model {
@@ -111,6 +196,7 @@ impl Master {
         let c = self.model().add_col(cost, 0.0.., entries);
         self.cols.push(c);
         self.columns.push(col);
+        self.disabled.push(false);
         true
     }
 
@@ -132,13 +218,32 @@ impl Master {
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
         let start = Instant::now();
         let mut model = self.model.take().expect("master model present");
-        model.set_option("time_limit", time_limit.unwrap_or(f64::INFINITY).max(0.01));
+        // HiGHS compares its limit with the run time accumulated over every solve of this model.
+        let used = crate::highs_ffi::run_time(&model);
+        model.set_option(
+            "time_limit",
+            time_limit.map_or(f64::INFINITY, |t| used + t.max(0.01)),
+        );
         let solved = model.solve();
         let status = solved.status();
+        if std::env::var_os("OPTIK_MASTER_TRACE").is_some() {
+            eprintln!(
+                "master: {} columns, {} iterations, {:.3} s",
+                self.columns.len(),
+                solved.simplex_iteration_count(),
+                start.elapsed().as_secs_f64()
+            );
+        }
         let sol = solved.get_solution();
         let objective = solved.objective_value();
         self.model = Some(solved.into());
         if status != HighsModelStatus::Optimal {
+            if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                eprintln!(
+                    "master LP: {status:?} after {:.2} s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
             return None;
         }
         let n = self.cover.len();
@@ -150,10 +255,12 @@ impl Master {
             .zip(&rows[n..])
             .map(|(&t, &sigma)| (t, (-sigma).max(0.0)))
             .collect();
+        let x_all = sol.columns();
         Some(LpSolution {
             objective,
             duals: Duals { pi, cuts },
-            x: sol.columns()[self.artificial..].to_vec(),
+            x: self.cols.iter().map(|c| x_all[c.index()]).collect(),
+            artificial: self.uses_artificials(x_all),
             seconds: start.elapsed().as_secs_f64(),
         })
     }

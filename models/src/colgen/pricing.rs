@@ -210,6 +210,29 @@ pub struct SearchOptions<'a> {
     /// (no task finds a column, so none stops early). Deterministic: no task depends on
     /// another's progress.
     pub node_budget: Option<u64>,
+    /// Branch-and-price decisions: pairs that must share a column and pairs that must not.
+    /// Unlike the class constraints they only filter columns: the size cap and the dominance
+    /// rule stay those of `constraints` (the tree partitions the space of partitions made of
+    /// such columns, which holds an optimal one).
+    pub branching: Option<&'a Pairs>,
+}
+
+/// Pairs of records decided together or apart in a branch-and-price node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// Pairs in one class.
+    pub together: Vec<(u32, u32)>,
+    /// Pairs in different classes.
+    pub apart: Vec<(u32, u32)>,
+}
+
+impl Pairs {
+    /// True when a class with these (sorted) members respects every decision.
+    pub fn allows(&self, members: &[u32]) -> bool {
+        let has = |r: u32| members.binary_search(&r).is_ok();
+        self.together.iter().all(|&(a, b)| has(a) == has(b))
+            && self.apart.iter().all(|&(a, b)| !(has(a) && has(b)))
+    }
 }
 
 impl SearchOptions<'static> {
@@ -221,6 +244,7 @@ impl SearchOptions<'static> {
             deadline: None,
             constraints: &NO_CONSTRAINTS,
             node_budget: None,
+            branching: None,
         }
     }
 }
@@ -234,6 +258,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         deadline,
         constraints: extra,
         node_budget,
+        branching,
     } = *opts;
     let n = inst.n;
     let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
@@ -247,6 +272,16 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
     for &(a, b) in &extra.cannot {
         cannot_of[a as usize].push(b);
         cannot_of[b as usize].push(a);
+    }
+    if let Some(pairs) = branching {
+        for &(a, b) in &pairs.together {
+            must_of[a as usize].push(b);
+            must_of[b as usize].push(a);
+        }
+        for &(a, b) in &pairs.apart {
+            cannot_of[a as usize].push(b);
+            cannot_of[b as usize].push(a);
+        }
     }
     let (values, l): (&[u32], usize) = match &extra.diversity {
         Some(d) if d.l > 1 => (&d.values, d.l as usize),
@@ -557,6 +592,14 @@ impl Dfs {
                     let (m, k): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
                     valid_unsplittable_with(&m, &k, ctx.extra)
                 };
+                // Every must-link partner of a member is in the class (the search only
+                // ensured they could still join).
+                let ok = ok
+                    && self.members.iter().all(|&m| {
+                        ctx.must_of[m as usize]
+                            .iter()
+                            .all(|&q| self.in_prefix[q as usize])
+                    });
                 if ok {
                     let mut members = self.members.clone();
                     members.sort_unstable();

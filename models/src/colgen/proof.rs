@@ -65,6 +65,13 @@ pub fn solve_set_partitioning(
     // Measured: HiGHS presolve (probing on tens of thousands of binaries) cost 4x the whole
     // branch-and-bound on Adult n = 1,000; the set-partitioning LP needs no presolve.
     model.set_option("presolve", "off");
+    if let Ok(v) = std::env::var("OPTIK_MIP_PRESOLVE") {
+        model.set_option("presolve", v.as_str());
+    }
+    if std::env::var_os("OPTIK_MIP_LOG").is_some() {
+        model.set_option("output_flag", true);
+        model.set_option("log_to_console", true);
+    }
     if let Some(tl) = time_limit {
         model.set_option("time_limit", tl.max(0.01));
     }
@@ -78,9 +85,7 @@ pub fn solve_set_partitioning(
     }
     let solved = model.solve();
     let status = solved.status();
-    let nodes = solved
-        .int_info_value(c"mip_node_count")
-        .map_or(0, |v| v.max(0) as u64);
+    let nodes = crate::highs_ffi::mip_node_count(&solved);
     let sol = solved.get_solution();
     let chosen: Vec<usize> = sol
         .columns()

@@ -5,6 +5,7 @@ use crate::common::{random_instance, random_matrix_instance, random_sse_instance
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
 use optik_models::colgen::pricing::{search, Mode, SearchOptions};
+use optik_models::colgen::Proof;
 use optik_models::criteria::evaluate;
 use optik_models::root_lp::Duals;
 use optik_models::{solve_colgen, ColgenOptions, Criterion, Engine, EngineError, Instance, Status};
@@ -14,13 +15,24 @@ use rand_chacha::ChaCha8Rng;
 
 const KS: [&[u32]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[2, 3, 4]];
 
-fn check_against_brute_force(inst: &Instance, criterion: Criterion, cuts: bool) {
+/// The proof methods and smoothing settings every property runs under.
+const PROOFS: [Proof; 3] = [Proof::Auto, Proof::Enumeration, Proof::Tree];
+
+fn check_against_brute_force(
+    inst: &Instance,
+    criterion: Criterion,
+    cuts: bool,
+    proof: Proof,
+    smoothing: f64,
+) {
     let (_, opt) = brute_force(inst, criterion, 1).expect("k_i ≤ n: always feasible");
     let r = solve_colgen(
         inst,
         ColgenOptions {
             criterion,
             cuts,
+            proof,
+            smoothing,
             ..ColgenOptions::default()
         },
     )
@@ -39,14 +51,16 @@ proptest! {
 
     #[test]
     fn colgen_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
-                                 wcsd in any::<bool>(), cuts in any::<bool>(), matrix in any::<bool>()) {
+                                 wcsd in any::<bool>(), cuts in any::<bool>(), matrix in any::<bool>(),
+                                 proof in 0usize..3, smooth in any::<bool>()) {
         let inst = if matrix {
             random_matrix_instance(n, KS[ks], seed)
         } else {
             random_instance(n, KS[ks], seed)
         };
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
-        check_against_brute_force(&inst, criterion, cuts);
+        let smoothing = if smooth { 0.8 } else { 0.0 };
+        check_against_brute_force(&inst, criterion, cuts, PROOFS[proof], smoothing);
     }
 }
 
@@ -59,7 +73,8 @@ proptest! {
     /// value as a bound.)
     #[test]
     fn bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4, seed in any::<u64>(),
-                                            wcsd in any::<bool>(), micros in 50u64..20_000) {
+                                            wcsd in any::<bool>(), micros in 50u64..20_000,
+                                            proof in 0usize..3) {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
@@ -68,6 +83,7 @@ proptest! {
             ColgenOptions {
                 criterion,
                 time_limit: Some(std::time::Duration::from_micros(micros)),
+                proof: PROOFS[proof],
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -87,9 +103,11 @@ proptest! {
     /// unsplittable-class restriction lose no optimum.
     #[test]
     fn colgen_sse_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
-                                     cuts in any::<bool>()) {
+                                     cuts in any::<bool>(), proof in 0usize..3,
+                                     smooth in any::<bool>()) {
         let inst = random_sse_instance(n, KS[ks], seed);
-        check_against_brute_force(&inst, Criterion::Sse, cuts);
+        let smoothing = if smooth { 0.8 } else { 0.0 };
+        check_against_brute_force(&inst, Criterion::Sse, cuts, PROOFS[proof], smoothing);
     }
 
     /// Stopped anywhere, an SSE run's bound stays below the optimum.
@@ -119,8 +137,10 @@ proptest! {
 fn colgen_equals_brute_force_n12() {
     for seed in 0..2 {
         let inst = random_instance(12, &[2, 3], seed);
-        check_against_brute_force(&inst, Criterion::Dbil, true);
-        check_against_brute_force(&inst, Criterion::Wcsd, true);
+        for proof in PROOFS {
+            check_against_brute_force(&inst, Criterion::Dbil, true, proof, 0.8);
+            check_against_brute_force(&inst, Criterion::Wcsd, true, proof, 0.8);
+        }
     }
 }
 
@@ -257,4 +277,39 @@ proptest! {
             prop_assert!((rc - duals.reduced_cost(&c.members, c.cost)).abs() < 1e-6);
         }
     }
+}
+
+/// Branch-and-price on instances whose LP is fractional (no cuts, non-metric matrices): the
+/// tree branches (some run needs more than its root node) and still ends at the brute-force
+/// optimum, with every branch decision respected by construction.
+#[test]
+fn branch_and_price_branches_and_agrees_with_brute_force() {
+    let mut branched = 0;
+    for seed in 0..24 {
+        let inst = random_matrix_instance(11, &[2, 3], seed);
+        for criterion in [Criterion::Dbil, Criterion::Wcsd] {
+            let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+            let r = solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion,
+                    cuts: false,
+                    proof: Proof::Tree,
+                    smoothing: 0.0,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
+            assert_eq!(r.objective, Some(opt), "seed {seed} {criterion:?}");
+            let p = r.partition.expect("a partition");
+            assert!(p.violations(&inst.k).is_empty());
+            assert_eq!(evaluate(&p, |a, b| inst.d(a, b)).get(criterion), opt);
+            branched += (r.stats.tree_nodes > 1) as usize;
+        }
+    }
+    assert!(
+        branched > 0,
+        "no instance needed branching: the tree was not exercised"
+    );
 }

@@ -13,3 +13,4 @@ mod cp_properties;
 mod cp_vs_brute_force;
 mod minizinc;
 mod mip;
+mod time_limits;

@@ -1,0 +1,329 @@
+//! Branch-and-price with Ryan–Foster branching on record pairs: a node fixes pairs of records
+//! to share a class or to be in different classes; its LP is the master restricted to the
+//! columns that respect the node's pairs, with pricing (which honours the pairs) run to
+//! convergence. Proving by branching needs no enumeration of every column below the gap, which
+//! explodes at large k, where the gap after the root LP is wide.
+//!
+//! Validity. The root's columns are valid unsplittable classes, and some optimal partition uses
+//! only such classes; every such partition satisfies exactly one side of each branching
+//! decision, so the two children of a node partition the node's set of such partitions. A node
+//! is discarded only when a valid lower bound on every partition of its set (its converged LP
+//! value, or a Lagrangian bound of a complete pricing) reaches the incumbent. The global bound
+//! reported at any stop is the smallest bound over the open nodes, each of which is a bound its
+//! parent proved for it.
+
+use super::column::Column;
+use super::cuts;
+use super::master::{LpSolution, Master};
+use super::options::ColgenOptions;
+use super::pricing::Pairs;
+use super::round::{age_pool, price_round, Round};
+use super::run::{ceil_bound, partition_of, Run};
+use super::{rounding, start};
+use crate::Instance;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::time::Instant;
+
+/// An open node: its decisions and the bound its parent proved for it.
+struct Node {
+    pairs: Pairs,
+    bound: f64,
+    depth: usize,
+    id: u64,
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Node {}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Node {
+    /// Max-heap order: the smallest bound first, then the deepest, then the oldest.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .bound
+            .total_cmp(&self.bound)
+            .then(self.depth.cmp(&other.depth))
+            .then(other.id.cmp(&self.id))
+    }
+}
+
+/// How a tree search ended.
+pub(super) enum TreeEnd {
+    /// Every node was closed: the incumbent is optimal (or none exists).
+    Proven,
+    /// Stopped (time limit); `run.lower` holds the smallest open bound.
+    Stopped(&'static str),
+}
+
+/// Counters of the tree.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TreeStats {
+    pub(super) nodes: u64,
+    pub(super) pruned_by_lagrange: u64,
+    pub(super) integral: u64,
+}
+
+/// How a node's LP ended.
+enum NodeLp {
+    /// Converged (no column of negative reduced cost respects the node's pairs).
+    Converged(LpSolution),
+    /// A Lagrangian bound of a complete pricing reached the incumbent.
+    Pruned,
+}
+
+/// Runs the tree from the converged root LP (value `root_bound`) until every node is closed or
+/// time runs out. Improvements go to `run`; on return `run.lower` holds the tree's bound.
+pub(super) fn branch_and_price(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+    root_bound: f64,
+) -> (TreeEnd, TreeStats) {
+    let trace = std::env::var_os("OPTIK_COLGEN_TRACE").is_some();
+    let max_classes = inst.max_classes().max(1) as f64;
+    // Branching can leave a record without a column: artificial singletons costing more than
+    // any partition keep every node LP feasible (a node needing them is pruned by its bound).
+    master.add_artificials(run.cap as f64);
+    let mut stats = TreeStats::default();
+    let mut open = BinaryHeap::new();
+    let mut next_id = 0u64;
+    open.push(Node {
+        pairs: Pairs::default(),
+        bound: root_bound,
+        depth: 0,
+        id: next_id,
+    });
+    let end = loop {
+        // The tree's bound: the smallest open bound (never below what the root proved).
+        if let Some(top) = open.peek() {
+            run.lower = run.lower.max(top.bound.min(run.ub_or_cap() as f64));
+        }
+        let Some(node) = open.pop() else {
+            break TreeEnd::Proven;
+        };
+        if ceil_bound(node.bound) >= run.ub() {
+            // Every open node's bound is at least this one's: all are closed.
+            break TreeEnd::Proven;
+        }
+        if run.out_of_time() {
+            open.push(node);
+            break TreeEnd::Stopped("time limit in branch-and-price");
+        }
+        stats.nodes += 1;
+        master.restrict(|c| node.pairs.allows(&c.members));
+        let lp = match node_lp(inst, opts, run, master, &node.pairs, max_classes) {
+            Ok(lp) => lp,
+            Err(why) => {
+                open.push(node);
+                break TreeEnd::Stopped(why);
+            }
+        };
+        let sol = match lp {
+            NodeLp::Pruned => {
+                stats.pruned_by_lagrange += 1;
+                continue;
+            }
+            NodeLp::Converged(sol) => sol,
+        };
+        let z = sol.objective.max(node.bound);
+        if trace {
+            eprintln!(
+                "node {} depth {} bound {:.1} lp {:.1} ub {} open {} columns {} t {:.2}",
+                stats.nodes,
+                node.depth,
+                node.bound,
+                sol.objective,
+                run.ub(),
+                open.len(),
+                master.columns.len(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
+        if ceil_bound(z) >= run.ub() {
+            continue;
+        }
+        if !sol.artificial {
+            if let Some(p) = integral_partition(inst.n, master, &sol) {
+                stats.integral += 1;
+                let cost = start::partition_cost(inst, opts.criterion, &p);
+                run.offer(inst, p, cost, false);
+                continue;
+            }
+            // A cheap primal step at every node: round this node's LP.
+            round_node(inst, opts, run, master, &sol);
+            if ceil_bound(z) >= run.ub() {
+                continue;
+            }
+        }
+        let Some((a, b)) = branching_pair(master, &sol) else {
+            // Integral pair values without an integral solution happen only with artificial
+            // columns in the LP, whose cost exceeds every partition: nothing better here.
+            continue;
+        };
+        for together in [true, false] {
+            let mut pairs = node.pairs.clone();
+            if together {
+                pairs.together.push((a, b));
+            } else {
+                pairs.apart.push((a, b));
+            }
+            next_id += 1;
+            open.push(Node {
+                pairs,
+                bound: z,
+                depth: node.depth + 1,
+                id: next_id,
+            });
+        }
+    };
+    if let TreeEnd::Proven = end {
+        run.lower = run.lower.max(run.ub_or_cap() as f64);
+    } else if let Some(top) = open.peek() {
+        // Stopped: the smallest open bound (the heap's top) is the tree's bound.
+        run.lower = run.lower.max(top.bound.min(run.ub_or_cap() as f64));
+    }
+    (end, stats)
+}
+
+/// Column generation at a node until its LP converges, or a complete pricing's Lagrangian
+/// bound reaches the incumbent.
+fn node_lp(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+    pairs: &Pairs,
+    max_classes: f64,
+) -> Result<NodeLp, &'static str> {
+    loop {
+        if run.out_of_time() {
+            return Err("time limit in branch-and-price");
+        }
+        let Some(sol) = master.solve(run.remaining()) else {
+            return Err("time limit in a node LP");
+        };
+        run.stats.lp_time_s += sol.seconds;
+        run.stats.pricing_rounds += 1;
+        let t = Instant::now();
+        let round = price_round(
+            inst,
+            opts,
+            run,
+            master,
+            &sol,
+            None,
+            Some(pairs),
+            max_classes,
+        );
+        run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        let Round {
+            added, lagrange, ..
+        } = round?;
+        if lagrange.is_some_and(|l| ceil_bound(l) >= run.ub()) {
+            return Ok(NodeLp::Pruned);
+        }
+        if added > 0 {
+            age_pool(master, &sol, inst.n);
+            continue;
+        }
+        // Converged: subset-row cuts are valid for every partition, so a node may add the ones
+        // its LP violates (branch-cut-and-price), up to a cap on the master's cut rows.
+        let cap = NODE_CUT_FACTOR * inst.n;
+        if master.cuts.len() < cap && ceil_bound(sol.objective) < run.ub() {
+            let existing: HashSet<[u32; 3]> = master.cuts.iter().copied().collect();
+            let limit = (inst.n / 10).max(5).min(cap - master.cuts.len());
+            let new = cuts::separate(&master.columns, &sol.x, &existing, 0.05, limit);
+            if !new.is_empty() {
+                for (t, _) in new {
+                    master.add_cut(t);
+                }
+                run.stats.cuts = master.cuts.len();
+                continue;
+            }
+        }
+        return Ok(NodeLp::Converged(sol));
+    }
+}
+
+/// Largest number of subset-row cuts in the master during the tree, per record.
+const NODE_CUT_FACTOR: usize = 8;
+
+/// The partition of an integral LP solution without artificial columns.
+fn integral_partition(n: usize, master: &Master, sol: &LpSolution) -> Option<crate::Partition> {
+    const EPS: f64 = 1e-6;
+    if sol.x.iter().any(|&v| v > EPS && v < 1.0 - EPS) {
+        return None;
+    }
+    let chosen: Vec<&Column> = master
+        .columns
+        .iter()
+        .zip(&sol.x)
+        .filter(|(_, &v)| v > 0.5)
+        .map(|(c, _)| c)
+        .collect();
+    let covered: usize = chosen.iter().map(|c| c.members.len()).sum();
+    (covered == n).then(|| partition_of(n, &chosen))
+}
+
+/// LP rounding of a node's solution, offered to the run.
+fn round_node(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) {
+    let x: Vec<f64> = sol
+        .x
+        .iter()
+        .enumerate()
+        .map(|(c, &v)| if master.is_disabled(c) { 0.0 } else { v })
+        .collect();
+    if let Some(p) = rounding::round(
+        inst,
+        opts.criterion,
+        &master.columns,
+        &x,
+        &opts.constraints,
+        run.deadline,
+    ) {
+        let cost = start::partition_cost(inst, opts.criterion, &p);
+        run.offer(inst, p, cost, false);
+    }
+}
+
+/// Ryan–Foster: the pair of records whose together-value Σ_{C ∋ a, b} x_C is fractional and
+/// closest to ½ (ties: the smaller pair), or `None` when every pair value is integral.
+fn branching_pair(master: &Master, sol: &LpSolution) -> Option<(u32, u32)> {
+    const EPS: f64 = 1e-6;
+    let mut together: HashMap<(u32, u32), f64> = HashMap::new();
+    for (col, &v) in master.columns.iter().zip(&sol.x) {
+        if v <= EPS || v >= 1.0 - EPS {
+            continue;
+        }
+        for (t, &a) in col.members.iter().enumerate() {
+            for &b in &col.members[t + 1..] {
+                *together.entry((a, b)).or_insert(0.0) += v;
+            }
+        }
+    }
+    together
+        .into_iter()
+        .filter(|&(_, w)| w > EPS && w < 1.0 - EPS)
+        .min_by(|x, y| {
+            (x.1 - 0.5)
+                .abs()
+                .total_cmp(&(y.1 - 0.5).abs())
+                .then(x.0.cmp(&y.0))
+        })
+        .map(|(p, _)| p)
+}

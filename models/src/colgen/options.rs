@@ -1,0 +1,102 @@
+//! The options of a column-generation run and the proof it ends with.
+
+use crate::engine::SolutionCallback;
+use crate::{ClassConstraints, Criterion, Partition};
+use std::time::Duration;
+
+/// Options of [`solve_colgen`].
+pub struct ColgenOptions {
+    /// dbil, wcsd or sse (other criteria are not sums over classes: an error result).
+    pub criterion: Criterion,
+    /// Wall-clock limit (`None` = until proven or over budget).
+    pub time_limit: Option<Duration>,
+    /// Heuristic partitions: their classes seed the master, the best is the first incumbent.
+    pub warm_start: Vec<Partition>,
+    /// Largest number of columns the proof may enumerate before reporting a gap.
+    pub column_budget: usize,
+    /// Separate subset-row cuts on triples.
+    pub cuts: bool,
+    /// Called on every improving solution.
+    pub on_solution: Option<SolutionCallback>,
+    /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
+    /// meeting them, warm starts breaking them are dropped.
+    pub constraints: ClassConstraints,
+    /// Weight α of the stability centre in dual price smoothing (0 turns smoothing off).
+    /// Default 0.8, or `OPTIK_COLGEN_ALPHA` (an ablation knob).
+    pub smoothing: f64,
+    /// How optimality is proven after the root LP. Default [`Proof::Auto`], or
+    /// `OPTIK_COLGEN_PROOF` = `auto` | `enum` | `tree` (an ablation knob).
+    pub proof: Proof,
+}
+
+/// How column generation proves optimality once the root LP has converged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Enumeration when the gap after the root is small (≤ 0.5%), branch-and-price otherwise.
+    Auto,
+    /// Enumerate every column whose reduced cost leaves room for a better partition and solve
+    /// the set-partitioning MIP over them.
+    Enumeration,
+    /// Branch-and-price with Ryan–Foster branching.
+    Tree,
+}
+
+impl Proof {
+    /// The method for the gap between the root LP value `z` and the incumbent `ub`.
+    pub(super) fn tree(self, z: f64, ub: i64) -> bool {
+        match self {
+            Proof::Tree => true,
+            Proof::Enumeration => false,
+            Proof::Auto => (ub as f64 - z) > 0.005 * z.abs().max(1.0),
+        }
+    }
+
+    /// `OPTIK_COLGEN_PROOF`, else `Auto`.
+    fn from_env() -> Self {
+        match std::env::var("OPTIK_COLGEN_PROOF").as_deref() {
+            Ok("tree") => Proof::Tree,
+            Ok("enum") => Proof::Enumeration,
+            _ => Proof::Auto,
+        }
+    }
+}
+
+/// `OPTIK_COLGEN_ALPHA`, else 0.8 (measured on Adult k = 5: docs/exact.md's ablation).
+fn smoothing_from_env() -> f64 {
+    std::env::var("OPTIK_COLGEN_ALPHA")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|a| a.is_finite())
+        .unwrap_or(0.8)
+}
+
+impl Default for ColgenOptions {
+    fn default() -> Self {
+        ColgenOptions {
+            criterion: Criterion::Dbil,
+            time_limit: None,
+            warm_start: Vec::new(),
+            column_budget: 2_000_000,
+            cuts: true,
+            on_solution: None,
+            constraints: ClassConstraints::default(),
+            smoothing: smoothing_from_env(),
+            proof: Proof::from_env(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ColgenOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColgenOptions")
+            .field("criterion", &self.criterion)
+            .field("time_limit", &self.time_limit)
+            .field("warm_start", &self.warm_start.len())
+            .field("column_budget", &self.column_budget)
+            .field("cuts", &self.cuts)
+            .field("smoothing", &self.smoothing)
+            .field("proof", &self.proof)
+            .field("constraints", &!self.constraints.is_empty())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,184 @@
+//! The state a column-generation run carries through its stages: incumbent, bound, deadline,
+//! counters and timeline, and how it ends.
+
+use super::column::Column;
+use super::start;
+use crate::engine::{EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status};
+use crate::{Criterion, Instance, Partition};
+use std::time::Instant;
+
+/// Pricing nodes per round, shared out over the root tasks: a task that found improving columns
+/// stops after its share (partial pricing; the rounds that certify the LP find none and always
+/// run to completion). Per task, so the columns found do not depend on thread timing.
+pub(super) const PARTIAL_PRICING_NODES: u64 = 1_000_000;
+
+/// Reduced costs above this are not negative enough to enter the master.
+pub(super) const PRICE_EPS: f64 = 1e-6;
+
+/// Integer lower bound from a float bound computed from LP duals (tolerance for LP round-off).
+pub(super) fn ceil_bound(lb: f64) -> i64 {
+    (lb - 1e-6 * lb.abs().max(1.0)).ceil() as i64
+}
+
+/// The run's mutable state: incumbent, bound, counters, timeline.
+pub(super) struct Run {
+    pub(super) start: Instant,
+    pub(super) deadline: Option<Instant>,
+    pub(super) best: Option<(Partition, i64)>,
+    pub(super) lower: f64,
+    pub(super) stats: EngineStats,
+    pub(super) timeline: Vec<SolutionEvent>,
+    pub(super) on_solution: Option<SolutionCallback>,
+    /// More than any partition can cost: the cost of an artificial column, and the upper bound
+    /// the proof works against while no partition is known.
+    pub(super) cap: i64,
+}
+
+impl Run {
+    pub(super) fn remaining(&self) -> Option<f64> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    }
+
+    pub(super) fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    pub(super) fn offer(&mut self, inst: &Instance, p: Partition, cost: i64, warm: bool) {
+        if self.best.as_ref().is_some_and(|(_, b)| *b <= cost) {
+            return;
+        }
+        let ev = SolutionEvent {
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            objective: cost,
+            num_classes: p.num_classes(),
+            dbil: start::partition_cost(inst, Criterion::Dbil, &p),
+            warm_start: warm,
+        };
+        if let Some(cb) = self.on_solution.as_mut() {
+            cb(&ev);
+        }
+        self.timeline.push(ev);
+        self.best = Some((p, cost));
+    }
+
+    pub(super) fn ub(&self) -> i64 {
+        self.best.as_ref().map_or(i64::MAX, |b| b.1)
+    }
+
+    /// The incumbent's cost, or `cap` when there is none: every partition costs less.
+    pub(super) fn ub_or_cap(&self) -> i64 {
+        self.ub().min(self.cap)
+    }
+
+    pub(super) fn finish(self, mut status: Status, mut note: Option<String>) -> EngineResult {
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "finish: {status:?} {note:?} lower {} ub {}",
+                self.lower,
+                self.ub()
+            );
+        }
+        // A bound that met the incumbent is a proof, whichever stage raised it; the note of the
+        // stage that stopped (a time limit) no longer applies.
+        if status == Status::Feasible && self.best.is_some() && ceil_bound(self.lower) >= self.ub()
+        {
+            status = Status::Optimal;
+            note = None;
+        }
+        // Proven with nothing found: no partition meets the constraints. Stopped early with
+        // nothing found: unknown.
+        let status = match (status, self.best.is_some()) {
+            (Status::Optimal, false) => Status::Infeasible,
+            (Status::Feasible, false) => Status::Unknown,
+            (s, _) => s,
+        };
+        if status == Status::Infeasible {
+            return EngineResult {
+                status,
+                partition: None,
+                objective: None,
+                lower_bound: None,
+                stats: self.stats,
+                timeline: self.timeline,
+                elapsed_s: self.start.elapsed().as_secs_f64(),
+                min_classes: None,
+                note: note.or(Some(
+                    "no partition meets the k_i and the class constraints".into(),
+                )),
+            };
+        }
+        let ub = self.ub();
+        let lb = if status == Status::Optimal {
+            ub
+        } else {
+            ceil_bound(self.lower).min(ub)
+        };
+        EngineResult {
+            status,
+            objective: self.best.as_ref().map(|b| b.1),
+            partition: self.best.map(|b| b.0),
+            lower_bound: Some(lb),
+            stats: self.stats,
+            timeline: self.timeline,
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            min_classes: None,
+            note,
+        }
+    }
+}
+
+/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd and sse ≤
+/// n(n−1)/2·max d).
+pub(super) fn cost_cap(inst: &Instance, criterion: Criterion) -> i64 {
+    let n = inst.n as i64;
+    let maxd = inst.dist.iter().flatten().copied().max().unwrap_or(0);
+    let pairs = match criterion {
+        Criterion::Wcsd | Criterion::Sse => n * (n - 1) / 2,
+        _ => n,
+    };
+    pairs.saturating_mul(maxd).saturating_add(1)
+}
+
+/// Partition made of the given columns (which must cover every record once).
+pub(super) fn partition_of(n: usize, columns: &[&Column]) -> Partition {
+    let classes: Vec<Vec<usize>> = columns
+        .iter()
+        .map(|c| c.members.iter().map(|&i| i as usize).collect())
+        .collect();
+    Partition::from_classes(n, &classes).expect("a set-partitioning solution covers once")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with(best: i64, lower: f64) -> Run {
+        Run {
+            start: Instant::now(),
+            deadline: None,
+            best: Some((Partition::from_labels(&[1, 1]), best)),
+            lower,
+            stats: EngineStats::default(),
+            timeline: Vec::new(),
+            on_solution: None,
+            cap: 1_000,
+        }
+    }
+
+    /// A stage stopped by a time limit, with a bound that already meets the incumbent (costs
+    /// are integers: 636.2 proves 637), ends optimal and without the time-limit note; a bound
+    /// below it stays feasible with the note.
+    #[test]
+    fn a_bound_meeting_the_incumbent_is_a_proof() {
+        let note = Some("time limit in the proof MIP".to_string());
+        let r = run_with(637, 636.2).finish(Status::Feasible, note.clone());
+        assert_eq!(r.status, Status::Optimal);
+        assert_eq!(r.lower_bound, Some(637));
+        assert_eq!(r.note, None);
+        let r = run_with(637, 635.5).finish(Status::Feasible, note.clone());
+        assert_eq!(r.status, Status::Feasible);
+        assert_eq!(r.lower_bound, Some(636));
+        assert_eq!(r.note, note);
+    }
+}

@@ -1,0 +1,519 @@
+//! The column-generation engine's stages: start, root column generation, LP rounding, and the
+//! proof by enumeration (small gaps) or by branch-and-price (large ones).
+
+use super::branch;
+use super::column::Column;
+use super::master::{LpSolution, Master};
+use super::options::{ColgenOptions, Proof};
+use super::pricing::{search, Mode};
+use super::round::{age_pool, price_round, pricing_options, Round};
+use super::run::{ceil_bound, cost_cap, partition_of, Run};
+use super::stabilisation::Smoothing;
+use super::{cuts, proof, rounding, start};
+use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
+use crate::root_lp::{Duals, RootLp};
+use crate::{Criterion, Instance, Partition};
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Solves dbil or wcsd to proven optimality by column generation (or reports LB, UB and the gap
+/// at the time limit or when the proof would enumerate more than `column_budget` columns).
+pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineResult, EngineError> {
+    let criterion = opts.criterion;
+    if !Engine::Colgen.optimises(criterion) {
+        return Err(EngineError::UnsupportedCriterion {
+            engine: Engine::Colgen,
+            criterion,
+        });
+    }
+    opts.constraints.validate(inst.n)?;
+    if let Some(why) = opts.constraints.obvious_infeasibility(&inst.k) {
+        return Ok(EngineResult {
+            status: Status::Infeasible,
+            note: Some(why),
+            ..EngineResult::empty()
+        });
+    }
+    let (mut run, mut master) = match start_run(inst, &mut opts) {
+        Ok(x) => x,
+        Err(r) => return Ok(*r),
+    };
+    Ok(
+        match column_generation(inst, &opts, &mut run, &mut master) {
+            Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &mut master, &sol, min_rc),
+            Err(note) => {
+                run.stats.columns = master.columns.len();
+                run.finish(Status::Feasible, Some(note.to_string()))
+            }
+        },
+    )
+}
+
+/// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
+/// duals and an LP-rounded partition, or `None` when the LP did not converge in time.
+pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
+    if !opts.criterion.is_sum() || inst.n == 0 {
+        return None;
+    }
+    let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
+    let (sol, min_rc) = column_generation(inst, &opts, &mut run, &mut master).ok()?;
+    let z = sol.duals.value();
+    lp_rounding(inst, &opts, &mut run, &master, &sol);
+    primal_step(inst, opts.criterion, &mut run, &master, &sol);
+    Some(RootLp {
+        primal: run.best.clone(),
+        duals: sol.duals,
+        z,
+        min_rc,
+        columns: master.columns.len(),
+        cuts: master.cuts.len(),
+        seconds: run.start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Incumbent from the warm starts (or the greedy cover) and the starting master; an empty
+/// instance ends the run at once (`Err`, its finished result).
+fn start_run(
+    inst: &Instance,
+    opts: &mut ColgenOptions,
+) -> Result<(Run, Master), Box<EngineResult>> {
+    let criterion = opts.criterion;
+    let n = inst.n;
+    let mut run = Run {
+        start: Instant::now(),
+        deadline: opts.time_limit.map(|t| Instant::now() + t),
+        best: None,
+        lower: 0.0,
+        stats: EngineStats::default(),
+        timeline: Vec::new(),
+        on_solution: opts.on_solution.take(),
+        cap: cost_cap(inst, criterion),
+    };
+    if n == 0 {
+        return Err(Box::new(
+            run.finish(Status::Infeasible, Some("empty instance".into())),
+        ));
+    }
+    // Incumbent: the best valid warm start, or the greedy cover (when they meet the constraints).
+    let extra = &opts.constraints;
+    let valid = |p: &Partition| {
+        p.len() == n && p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())
+    };
+    let mut seeds: Vec<Partition> = opts
+        .warm_start
+        .iter()
+        .filter(|p| valid(p))
+        .cloned()
+        .collect();
+    let nwarm = seeds.len();
+    seeds.push(start::greedy_cover(inst));
+    seeds.retain(|p| valid(p));
+    for (s, p) in seeds.iter().enumerate() {
+        let cost = start::partition_cost(inst, criterion, p);
+        run.offer(inst, p.clone(), cost, s < nwarm);
+    }
+    let mut master = Master::new(n);
+    if seeds.is_empty() {
+        // No partition known: artificial singletons costing more than any partition keep the
+        // master feasible; the proof then settles feasibility.
+        master.add_artificials(run.cap as f64);
+    }
+    for p in &seeds {
+        for class in p.classes() {
+            let members = class.iter().map(|&i| i as u32).collect();
+            master.add_column(Column::new(inst, criterion, members));
+        }
+    }
+    if criterion == Criterion::Sse && extra.is_empty() {
+        for c in super::neighbours::nearest_columns(inst, criterion) {
+            master.add_column(c);
+        }
+    }
+    // Least-slack columns against the per-record bounds m_i.
+    let t = Instant::now();
+    let m = start::record_bounds(inst, criterion);
+    let mean = m.iter().sum::<f64>() / n as f64;
+    let mut tau = mean.max(1.0);
+    let seed_duals = Duals {
+        pi: m.clone(),
+        cuts: Vec::new(),
+    };
+    for _ in 0..6 {
+        let found = search(
+            inst,
+            &seed_duals,
+            &pricing_options(
+                opts,
+                &run,
+                Mode::Best {
+                    k: 5 * n,
+                    threshold: tau,
+                },
+            ),
+        );
+        let full = found.columns.len() >= 5 * n;
+        if full || run.out_of_time() {
+            for (_, c) in found.columns {
+                master.add_column(c);
+            }
+            break;
+        }
+        tau *= 2.0;
+        if tau > 64.0 * mean.max(1.0) {
+            for (_, c) in found.columns {
+                master.add_column(c);
+            }
+            break;
+        }
+    }
+    run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+    run.lower = m.iter().sum::<f64>();
+    Ok((run, master))
+}
+
+/// Prices and separates cuts until the LP (with its cuts) is optimal; returns the last LP
+/// solution and its most negative reduced cost, or why it stopped early.
+fn column_generation(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+) -> Result<(LpSolution, f64), &'static str> {
+    let n = inst.n;
+    let max_classes = inst.max_classes().max(1) as f64;
+    let mut cut_set: HashSet<[u32; 3]> = HashSet::new();
+    let cut_cap = if opts.cuts { 4 * n } else { 0 };
+    let per_round_cuts = (n / 4).max(10);
+    let mut cut_rounds_without_gain = 0;
+    let mut last_cut_bound = f64::NEG_INFINITY;
+    let mut smoothing = (opts.smoothing > 0.0).then(|| {
+        let alpha = opts.smoothing;
+        let m = start::record_bounds(inst, opts.criterion);
+        let bound = m.iter().sum::<f64>();
+        Smoothing::new(
+            Duals {
+                pi: m,
+                cuts: Vec::new(),
+            },
+            bound,
+            alpha,
+        )
+    });
+    let (sol, min_rc): (LpSolution, f64) = loop {
+        if run.out_of_time() {
+            return Err("time limit during column generation");
+        }
+        let Some(sol) = master.solve(run.remaining()) else {
+            return Err("master LP not solved");
+        };
+        run.stats.lp_time_s += sol.seconds;
+        run.stats.pricing_rounds += 1;
+        // Progress trace for tuning (bound, pool and cut counts per round).
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "round {} lp {:.1} columns {} cuts {} t {:.2}",
+                run.stats.pricing_rounds,
+                sol.objective,
+                master.columns.len(),
+                master.cuts.len(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
+        let t = Instant::now();
+        let round = price_round(
+            inst,
+            opts,
+            run,
+            master,
+            &sol,
+            smoothing.as_mut(),
+            None,
+            max_classes,
+        );
+        run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        let Round {
+            added,
+            min_rc,
+            lagrange,
+        } = round?;
+        if let Some(l) = lagrange {
+            run.lower = run.lower.max(l);
+        }
+        if added > 0 {
+            // Another LP solve follows: the pool may shrink now (the solution's indices die).
+            age_pool(master, &sol, n);
+            continue;
+        }
+        // Converged: the LP bound is exact (up to PRICE_EPS per class).
+        if run.stats.lp_bound.is_none() {
+            run.stats.lp_bound = Some(sol.objective);
+        }
+        run.stats.lp_bound_cuts = Some(sol.objective);
+        let gain = sol.objective - last_cut_bound;
+        if master.cuts.len() < cut_cap && ceil_bound(run.lower) < run.ub() {
+            if gain < 2e-6 * sol.objective.abs().max(1.0) {
+                cut_rounds_without_gain += 1;
+            } else {
+                cut_rounds_without_gain = 0;
+            }
+            last_cut_bound = sol.objective;
+            if cut_rounds_without_gain < 3 {
+                let limit = per_round_cuts.min(cut_cap - master.cuts.len());
+                let new = cuts::separate(&master.columns, &sol.x, &cut_set, 0.02, limit);
+                if !new.is_empty() {
+                    for (t, _) in new {
+                        cut_set.insert(t);
+                        master.add_cut(t);
+                    }
+                    run.stats.cuts = master.cuts.len();
+                    continue;
+                }
+            }
+        }
+        break (sol, min_rc);
+    };
+    run.stats.columns = master.columns.len();
+    Ok((sol, min_rc))
+}
+
+/// Proof stage: enumerate every column that can belong to a solution better than the incumbent,
+/// in stages of growing reduced-cost threshold, and solve the set-partitioning MIP over them.
+fn prove(
+    inst: &Instance,
+    criterion: Criterion,
+    opts: &ColgenOptions,
+    mut run: Run,
+    master: &mut Master,
+    sol: &LpSolution,
+    min_rc: f64,
+) -> EngineResult {
+    let n = inst.n;
+    let z = sol.duals.value();
+    // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
+    let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
+    lp_rounding(inst, opts, &mut run, master, sol);
+    primal_step(inst, criterion, &mut run, master, sol);
+    if opts.proof.tree(z, run.ub()) {
+        return prove_by_tree(inst, opts, run, master, sol);
+    }
+    let mut theta: Option<f64> = None; // threshold below which every column is in the set
+    loop {
+        let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
+        if target < 0.0 {
+            return run.finish(Status::Optimal, None);
+        }
+        if run.out_of_time() {
+            return run.finish(Status::Feasible, Some("time limit during the proof".into()));
+        }
+        let t = Instant::now();
+        let (cols, complete_to) = match theta {
+            None => {
+                // Stage 1: the 20n best columns (all of them when fewer lie below the target).
+                let k = 20 * n;
+                let found = search(
+                    inst,
+                    &sol.duals,
+                    &pricing_options(
+                        opts,
+                        &run,
+                        Mode::Best {
+                            k,
+                            threshold: target,
+                        },
+                    ),
+                );
+                if found.timed_out {
+                    let note = "time limit during enumeration".to_string();
+                    return run.finish(Status::Feasible, Some(note));
+                }
+                let reach = if found.columns.len() < k {
+                    target
+                } else {
+                    // every column strictly below the k-th reduced cost is present
+                    found.columns.last().map_or(target, |c| c.0) - 1e-9
+                };
+                (found.columns, reach)
+            }
+            Some(prev) => {
+                let th = target.min((2.0 * prev).max(target / 16.0).max(prev + 1.0));
+                let found = search(
+                    inst,
+                    &sol.duals,
+                    &pricing_options(
+                        opts,
+                        &run,
+                        Mode::All {
+                            threshold: th,
+                            budget: opts.column_budget,
+                        },
+                    ),
+                );
+                if found.timed_out {
+                    let note = "time limit during enumeration".to_string();
+                    return run.finish(Status::Feasible, Some(note));
+                }
+                if found.over_budget {
+                    run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+                    if opts.proof == Proof::Enumeration {
+                        let note = format!(
+                            "column budget {} exceeded at reduced-cost threshold {th:.1}",
+                            opts.column_budget
+                        );
+                        return run.finish(Status::Feasible, Some(note));
+                    }
+                    // Too many columns below the gap: branching needs none of them.
+                    drop(found);
+                    return prove_by_tree(inst, opts, run, master, sol);
+                }
+                (found.columns, th)
+            }
+        };
+        run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        run.stats.enumerated_columns = cols.len();
+        let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
+        let remaining = run.remaining();
+        let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, remaining);
+        if !out.proven {
+            return run.finish(Status::Feasible, Some("time limit in the proof MIP".into()));
+        }
+        let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
+        if complete_to >= target {
+            return run.finish(Status::Optimal, None);
+        }
+        // No better solution uses only columns below complete_to: raise the bound accordingly.
+        run.lower = run
+            .lower
+            .max(z + complete_to - slack)
+            .min(run.ub_or_cap() as f64);
+        theta = Some(complete_to.max(1e-3));
+    }
+}
+
+/// Proof by branch-and-price from the converged root LP `sol`.
+fn prove_by_tree(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    mut run: Run,
+    master: &mut Master,
+    sol: &LpSolution,
+) -> EngineResult {
+    let (end, tree) = branch::branch_and_price(inst, opts, &mut run, master, sol.objective);
+    run.stats.tree_nodes += tree.nodes;
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!("tree: {tree:?}");
+    }
+    match end {
+        branch::TreeEnd::Proven => run.finish(Status::Optimal, None),
+        branch::TreeEnd::Stopped(why) => run.finish(Status::Feasible, Some(why.into())),
+    }
+}
+
+/// LP rounding ([`rounding::round`]) of the converged LP; offers the partition to the run.
+fn lp_rounding(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) {
+    let t = Instant::now();
+    let p = rounding::round(
+        inst,
+        opts.criterion,
+        &master.columns,
+        &sol.x,
+        &opts.constraints,
+        run.deadline,
+    );
+    let cost = p
+        .as_ref()
+        .map(|p| start::partition_cost(inst, opts.criterion, p));
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "lp rounding: {cost:?} in {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if let (Some(p), Some(cost)) = (p, cost) {
+        run.offer(inst, p, cost, false);
+    }
+}
+
+/// Primal step: the restricted master MIP over the 3n pool columns of least reduced cost (the
+/// LP is nearly integral after the cuts), so the proof starts from a near-optimal incumbent and
+/// its threshold UB − 1 − LB is small.
+fn primal_step(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) {
+    let mut pool: Vec<(f64, usize)> = master
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (sol.duals.reduced_cost(&c.members, c.cost), i))
+        .collect();
+    pool.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    pool.truncate(3 * inst.n);
+    let columns: Vec<Column> = pool
+        .iter()
+        .map(|&(_, i)| master.columns[i].clone())
+        .collect();
+    let limit = run.remaining().map_or(30.0, |r| r * 0.2).min(30.0);
+    mip_round(inst, criterion, run, columns, &master.cuts, Some(limit));
+}
+
+/// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
+/// solution), offering any improvement to the run.
+fn mip_round(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &mut Run,
+    mut columns: Vec<Column>,
+    cuts: &[[u32; 3]],
+    time_limit: Option<f64>,
+) -> proof::MipOutcome {
+    let n = inst.n;
+    let mut start_sel = Vec::new();
+    if let Some((p, _)) = &run.best {
+        let index: std::collections::HashMap<&[u32], usize> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.members.as_slice(), i))
+            .collect();
+        let mut extra = Vec::new();
+        for class in p.classes() {
+            let members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
+            match index.get(members.as_slice()) {
+                Some(&i) => start_sel.push(i),
+                None => extra.push(Column::new(inst, criterion, members)),
+            }
+        }
+        for c in extra {
+            start_sel.push(columns.len());
+            columns.push(c);
+        }
+    }
+    let start = (!start_sel.is_empty()).then_some(start_sel.as_slice());
+    let out = proof::solve_set_partitioning(n, &columns, cuts, start, time_limit);
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "mip over {} columns (limit {:?} s): proven {}, best {:?}, {:.2} s, {} nodes",
+            columns.len(),
+            time_limit,
+            out.proven,
+            out.best.as_ref().map(|b| b.1),
+            out.seconds,
+            out.nodes
+        );
+    }
+    run.stats.mip_time_s += out.seconds;
+    run.stats.nodes += out.nodes;
+    if let Some((sel, cost)) = &out.best {
+        let chosen: Vec<&Column> = sel.iter().map(|&c| &columns[c]).collect();
+        run.offer(inst, partition_of(n, &chosen), *cost, false);
+    }
+    out
+}

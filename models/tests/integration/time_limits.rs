@@ -1,0 +1,97 @@
+//! The time limit is a promise: every engine and every phase of column generation (root
+//! column generation, cuts, LP rounding, enumeration proof, branch-and-price, the proof MIP)
+//! returns within the limit plus max(2 s, 5%), with a bound no greater than its objective.
+
+use crate::common::{random_instance, random_matrix_instance};
+use optik_models::colgen::Proof;
+use optik_models::{
+    solve, solve_colgen, ColgenOptions, Criterion, Engine, EngineResult, Instance, SolveOptions,
+};
+use std::time::{Duration, Instant};
+
+/// Allowed overrun of a limit (the promise).
+fn slack(limit: Duration) -> Duration {
+    Duration::from_secs(2).max(limit.mul_f64(0.05))
+}
+
+/// Instances that no engine finishes in the limits below, from the random-matrix (fractional
+/// LPs: branch-and-price and enumeration proofs) and the grid (degenerate LPs) families.
+fn hard_instances() -> Vec<(&'static str, Instance)> {
+    vec![
+        ("matrix n=150 k=5", random_matrix_instance(150, &[5], 1)),
+        (
+            "matrix n=60 k=2..4",
+            random_matrix_instance(60, &[2, 3, 4], 2),
+        ),
+        ("grid n=200 k=3,5,7", random_instance(200, &[3, 5, 7], 3)),
+    ]
+}
+
+fn check(what: &str, limit: Duration, took: Duration, r: &EngineResult) {
+    assert!(
+        took <= limit + slack(limit),
+        "{what}: {:.2} s for a {:.2} s limit ({:?})",
+        took.as_secs_f64(),
+        limit.as_secs_f64(),
+        r.note
+    );
+    if let (Some(lb), Some(ub)) = (r.lower_bound, r.objective) {
+        assert!(lb <= ub, "{what}: bound {lb} above objective {ub}");
+    }
+}
+
+#[test]
+fn column_generation_holds_the_limit_in_every_phase() {
+    for (name, inst) in hard_instances() {
+        for criterion in [Criterion::Dbil, Criterion::Wcsd] {
+            for proof in [Proof::Enumeration, Proof::Tree] {
+                for smoothing in [0.0, 0.8] {
+                    for limit_ms in [300, 1500] {
+                        let limit = Duration::from_millis(limit_ms);
+                        let t = Instant::now();
+                        let r = solve_colgen(
+                            &inst,
+                            ColgenOptions {
+                                criterion,
+                                time_limit: Some(limit),
+                                proof,
+                                smoothing,
+                                ..ColgenOptions::default()
+                            },
+                        )
+                        .unwrap();
+                        let what = format!("{name} {criterion:?} {proof:?} α={smoothing}");
+                        check(&what, limit, t.elapsed(), &r);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_engine_holds_the_limit() {
+    let limit = Duration::from_millis(1500);
+    for (name, inst) in hard_instances() {
+        for engine in [Engine::Auto, Engine::Cp, Engine::Colgen, Engine::Mip] {
+            for criterion in [Criterion::Dbil, Criterion::Wcsd, Criterion::Diameter] {
+                if !engine.optimises(criterion) {
+                    continue;
+                }
+                let t = Instant::now();
+                let out = solve(
+                    &inst,
+                    engine,
+                    SolveOptions {
+                        criterion,
+                        time_limit: Some(limit),
+                        ..SolveOptions::default()
+                    },
+                )
+                .unwrap();
+                let what = format!("{name} {engine:?} {criterion:?}");
+                check(&what, limit, t.elapsed(), &out.result);
+            }
+        }
+    }
+}
