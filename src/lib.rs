@@ -75,7 +75,7 @@ pub use partition::Method;
 pub use pipeline::{anonymise, pictures, AnonymiseOptions, Anonymised};
 pub use release::check::CheckReport;
 pub use release::check_release;
-pub use release::Release;
+pub use release::{Release, ReleaseStyle};
 pub use report::{OutputSummary, Report};
 
 // Assess any table.

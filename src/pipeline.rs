@@ -12,7 +12,7 @@ use crate::partition::compare::{self, HeuristicComparison};
 use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::run::{self, Outcome, Solver};
 use crate::release::check::{self, constraints::ConstraintsCheck};
-use crate::release::{self, Release};
+use crate::release::{self, Release, ReleaseStyle};
 use crate::report::plot::layout::Axes;
 use crate::report::{ConstraintsSummary, InputSummary, OutputSummary, Report, SchemaSummary};
 use crate::settings::Setting;
@@ -37,6 +37,8 @@ pub struct AnonymiseOptions {
     /// Heuristic runs: compare with the other heuristics in the report (exact runs always
     /// compare, reusing their warm starts).
     pub compare: bool,
+    /// Generalised intervals or class means.
+    pub release: ReleaseStyle,
     /// The files the caller will write, as the report lists them.
     pub outputs: OutputSummary,
     /// When the run started (the report's `time_s` counts from here, loading included).
@@ -58,6 +60,7 @@ impl AnonymiseOptions {
             constraints: ClassConstraintOptions::default(),
             class_column: None,
             compare: false,
+            release: ReleaseStyle::Generalised,
             outputs: OutputSummary {
                 release: "release.csv".to_string(),
                 report: None,
@@ -125,7 +128,12 @@ pub fn anonymise(
         progress,
         &class.model,
     )?;
-    let release = release::build(ds, &outcome.partition, opts.class_column.as_deref());
+    let release = release::build(
+        ds,
+        &outcome.partition,
+        opts.class_column.as_deref(),
+        opts.release,
+    );
     let release_csv = release.to_csv(ds.table.delimiter);
     let text = Table::parse(
         Path::new(&opts.outputs.release),
@@ -209,6 +217,7 @@ fn report(
                 "lp_primal": e.lp_bound && e.lp_primal,
                 "search": e.search.name(),
                 "scale": e.scale,
+                "release": opts.release.name(),
             }),
             Solver::Heuristic(h) => serde_json::json!({
                 "form": h.form,
@@ -217,6 +226,7 @@ fn report(
                 } else {
                     None
                 },
+                "release": opts.release.name(),
             }),
         },
         seed: opts.seed,

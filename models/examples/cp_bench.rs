@@ -14,7 +14,7 @@ use optik_models::export::from_json;
 use optik_models::{solve_cp, CpOptions, Criterion, Search};
 
 fn main() {
-    let mut criteria = Criterion::ALL.to_vec();
+    let mut criteria = Criterion::CLUSTERING.to_vec();
     let mut time_limit = Some(Duration::from_secs(60));
     let mut search = Search::DEFAULT;
     let mut size_cap = true;

@@ -1,6 +1,7 @@
-//! Clustering criteria (seed 001 §3.4): DBIL, maximum diameter, split and WCSD, evaluated on
-//! any distance, so the float metrics of a release and the integer objectives of the exact
-//! engines are computed by the same code.
+//! Clustering criteria (seed 001 §3.4): DBIL, maximum diameter, split and WCSD, and the
+//! microaggregation SSE (Domingo-Ferrer & Mateo-Sanz 2002), evaluated on any distance, so the
+//! float metrics of a release and the integer objectives of the exact engines are computed by
+//! the same code.
 
 use crate::invalid_input::InvalidInput;
 use crate::{Instance, Partition};
@@ -18,6 +19,11 @@ pub enum Criterion {
     Split,
     /// Σ_C Σ_{x<y ∈ C} d(x, y) (seed 001 eq. 3.8), minimised.
     Wcsd,
+    /// Within-class sum of squared errors Σ_C Σ_{i∈C} ‖x_i − x̄_C‖² = Σ_C (1/|C|) Σ_{i<j∈C}
+    /// ‖x_i − x_j‖², minimised. Evaluated on a distance that is the *squared* Euclidean distance
+    /// of the standardised records (an instance built for it); on integers each class's term is
+    /// rounded to the nearest unit.
+    Sse,
 }
 
 impl Criterion {
@@ -28,6 +34,7 @@ impl Criterion {
             Criterion::Diameter => "diameter",
             Criterion::Split => "split",
             Criterion::Wcsd => "wcsd",
+            Criterion::Sse => "sse",
         }
     }
 
@@ -37,12 +44,28 @@ impl Criterion {
     }
 
     /// All criteria.
-    pub const ALL: [Criterion; 4] = [
+    pub const ALL: [Criterion; 5] = [
+        Criterion::Dbil,
+        Criterion::Diameter,
+        Criterion::Split,
+        Criterion::Wcsd,
+        Criterion::Sse,
+    ];
+
+    /// The four clustering criteria of seed 001 §3.4, which the CP model (and MiniZinc model)
+    /// optimise; sse is microaggregation's and only column generation optimises it.
+    pub const CLUSTERING: [Criterion; 4] = [
         Criterion::Dbil,
         Criterion::Diameter,
         Criterion::Split,
         Criterion::Wcsd,
     ];
+
+    /// True for the criteria that are a sum of per-class costs (what a set-partitioning master
+    /// prices): dbil, wcsd and sse.
+    pub fn is_sum(self) -> bool {
+        matches!(self, Criterion::Dbil | Criterion::Wcsd | Criterion::Sse)
+    }
 }
 
 impl std::str::FromStr for Criterion {
@@ -53,7 +76,7 @@ impl std::str::FromStr for Criterion {
             .find(|c| c.name() == s)
             .ok_or_else(|| {
                 InvalidInput(format!(
-                    "unknown criterion '{s}' (expected dbil, diameter, split or wcsd)"
+                    "unknown criterion '{s}' (expected dbil, diameter, split, wcsd or sse)"
                 ))
             })
     }
@@ -77,11 +100,17 @@ pub trait Distance:
 {
     /// The count `n` as a distance-typed factor.
     fn count(n: usize) -> Self;
+    /// `sum / n` for a class of `n ≥ 1` records: exact for floats, rounded to the nearest
+    /// integer (halves up) for integers, so a class's SSE term is one integer.
+    fn per_member(sum: Self, n: usize) -> Self;
 }
 
 impl Distance for f64 {
     fn count(n: usize) -> Self {
         n as f64
+    }
+    fn per_member(sum: Self, n: usize) -> Self {
+        sum / n as f64
     }
 }
 
@@ -89,15 +118,28 @@ impl Distance for i64 {
     fn count(n: usize) -> Self {
         n as i64
     }
+    fn per_member(sum: Self, n: usize) -> Self {
+        sse_term(sum, n)
+    }
 }
 
-/// Values of all four criteria for one partition. `split` is `None` when there is one class.
+/// A class's integer SSE term: its pairwise sum of squared distances over its size, rounded to
+/// the nearest integer (halves up). Non-decreasing in `sum`, which the pricing bounds use.
+#[inline]
+pub fn sse_term(pair_sum: i64, size: usize) -> i64 {
+    let s = size.max(1) as i64;
+    (2 * pair_sum + s).div_euclid(2 * s)
+}
+
+/// Values of all five criteria for one partition. `split` is `None` when there is one class.
+/// `sse` is Σ_C pair_sum(C)/|C|: the SSE when the distance is the squared Euclidean one.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CriteriaValues<T> {
     pub dbil: T,
     pub max_diameter: T,
     pub split: Option<T>,
     pub wcsd: T,
+    pub sse: T,
 }
 
 impl<T: Distance> CriteriaValues<T> {
@@ -108,6 +150,7 @@ impl<T: Distance> CriteriaValues<T> {
             Criterion::Diameter => self.max_diameter,
             Criterion::Split => self.split.unwrap_or_default(),
             Criterion::Wcsd => self.wcsd,
+            Criterion::Sse => self.sse,
         }
     }
 }
@@ -179,7 +222,7 @@ pub fn split_by_rows<T: Distance, R: Fn(usize) -> T>(
         .reduce_with(|a, b| if b < a { b } else { a })
 }
 
-/// DBIL, maximum diameter and WCSD (the per-class criteria; `split` left `None`).
+/// DBIL, maximum diameter, WCSD and SSE (the per-class criteria; `split` left `None`).
 pub fn class_criteria<T: Distance>(
     p: &Partition,
     d: impl Fn(usize, usize) -> T,
@@ -187,21 +230,25 @@ pub fn class_criteria<T: Distance>(
     let mut dbil = T::default();
     let mut max_diameter = T::default();
     let mut wcsd = T::default();
+    let mut sse = T::default();
     for members in p.classes() {
         let diam = diameter(&members, &d);
         dbil = dbil + T::count(members.len()) * diam;
         max_diameter = max(max_diameter, diam);
-        wcsd = wcsd + pair_sum(&members, &d);
+        let sum = pair_sum(&members, &d);
+        wcsd = wcsd + sum;
+        sse = sse + T::per_member(sum, members.len());
     }
     CriteriaValues {
         dbil,
         max_diameter,
         split: None,
         wcsd,
+        sse,
     }
 }
 
-/// All four criteria of a partition.
+/// All five criteria of a partition.
 pub fn evaluate<T: Distance>(
     p: &Partition,
     d: impl Fn(usize, usize) -> T + Sync,
@@ -231,6 +278,24 @@ mod tests {
         assert_eq!(v.split, Some(7));
         assert_eq!(v.wcsd, (1 + 3 + 2) + 4);
         assert_eq!(v.get(Criterion::Split), 7);
+        // sse on this distance: (1+3+2)/3 + 4/2 = 4
+        assert_eq!(v.sse, 4);
+    }
+
+    #[test]
+    fn integer_sse_terms_round_half_up() {
+        assert_eq!(sse_term(7, 3), 2); // 2.33
+        assert_eq!(sse_term(8, 3), 3); // 2.67
+        assert_eq!(sse_term(3, 2), 2); // 1.5
+        assert_eq!(sse_term(0, 4), 0);
+        // squared distances of 0, 1, 3 on a line: 1 + 9 + 4 = 14, SSE = 14/3 (mean 4/3:
+        // (16 + 1 + 25)/9 = 42/9 = 14/3)
+        let sq = |i: usize, j: usize| {
+            let x = [0.0f64, 1.0, 3.0];
+            (x[i] - x[j]).powi(2)
+        };
+        let p = Partition::from_labels(&[0, 0, 0]);
+        assert!((class_criteria(&p, sq).sse - 14.0 / 3.0).abs() < 1e-12);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The portfolio: column generation for the sum criteria (dbil, wcsd), CP for diameter
+    /// The portfolio: column generation for the sum criteria (dbil, wcsd, sse), CP for diameter
     /// and split.
     Auto,
     /// The CP model on pumpkin with optik's propagators.
@@ -29,20 +29,21 @@ impl Engine {
     /// The engine `auto` picks for a criterion (any other engine is itself).
     pub fn resolve(self, criterion: Criterion) -> Engine {
         match (self, criterion) {
-            (Engine::Auto, Criterion::Dbil | Criterion::Wcsd) => Engine::Colgen,
+            (Engine::Auto, c) if c.is_sum() => Engine::Colgen,
             (Engine::Auto, _) => Engine::Cp,
             (e, _) => e,
         }
     }
 
     /// True when the engine (after resolving `auto`) optimises `criterion`: column generation
-    /// only the sum criteria, the compact MIP all but split.
+    /// only the sum criteria, the compact MIP all but split and sse, CP all but sse (a class's
+    /// SSE divides by its size, which none of CP's propagators bounds).
     pub fn optimises(self, criterion: Criterion) -> bool {
         match self.resolve(criterion) {
-            Engine::Colgen => matches!(criterion, Criterion::Dbil | Criterion::Wcsd),
-            Engine::Mip => criterion != Criterion::Split,
+            Engine::Colgen => criterion.is_sum(),
+            Engine::Mip => !matches!(criterion, Criterion::Split | Criterion::Sse),
             Engine::Lns => matches!(criterion, Criterion::Dbil | Criterion::Wcsd),
-            Engine::Auto | Engine::Cp => true,
+            Engine::Auto | Engine::Cp => criterion != Criterion::Sse,
         }
     }
 
@@ -275,6 +276,7 @@ mod tests {
         assert_eq!(Engine::Auto.resolve(Criterion::Wcsd), Engine::Colgen);
         assert_eq!(Engine::Auto.resolve(Criterion::Diameter), Engine::Cp);
         assert_eq!(Engine::Auto.resolve(Criterion::Split), Engine::Cp);
+        assert_eq!(Engine::Auto.resolve(Criterion::Sse), Engine::Colgen);
         assert_eq!(Engine::Mip.resolve(Criterion::Split), Engine::Mip);
     }
 
@@ -282,9 +284,11 @@ mod tests {
     fn engines_optimise_their_criteria() {
         for c in Criterion::ALL {
             assert!(Engine::Auto.optimises(c));
-            assert!(Engine::Cp.optimises(c));
+            assert_eq!(Engine::Cp.optimises(c), c != Criterion::Sse);
         }
         assert!(Engine::Colgen.optimises(Criterion::Wcsd));
+        assert!(Engine::Colgen.optimises(Criterion::Sse));
+        assert!(!Engine::Mip.optimises(Criterion::Sse));
         assert!(!Engine::Colgen.optimises(Criterion::Diameter));
         assert!(Engine::Mip.optimises(Criterion::Diameter));
         assert!(!Engine::Mip.optimises(Criterion::Split));

@@ -187,7 +187,7 @@ fn build(
                 }
             }
         }
-        Criterion::Split => unreachable!("callers reject split"),
+        Criterion::Split | Criterion::Sse => unreachable!("callers reject split and sse"),
     }
     Some(AssignmentModel { model: m, x })
 }
@@ -210,7 +210,7 @@ fn write_terms(out: &mut String, model: &LinearModel, terms: &[(usize, f64)]) {
 /// Split has no compact model: the text is then a comment saying so.
 pub fn mip_lp_text(inst: &Instance, criterion: Criterion) -> String {
     if !Engine::Mip.optimises(criterion) {
-        return "\\ the compact MIP does not model split\n".to_string();
+        return format!("\\ the compact MIP does not model {}\n", criterion.name());
     }
     let am = build(inst, criterion, None).expect("no deadline");
     let m = &am.model;

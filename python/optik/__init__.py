@@ -162,6 +162,7 @@ def anonymise(
     max_class_size: Optional[int] = None,
     class_column: Optional[str] = None,
     compare: bool = False,
+    release: str = "generalised",
     delimiter: Optional[str] = None,
     drop_missing: bool = False,
     quiet: bool = True,
@@ -190,6 +191,9 @@ def anonymise(
             ``method="optimal"``.
         class_column: add a column holding each record's class id to the release.
         compare: heuristic methods: compare with the other two heuristics in the report.
+        release: ``"generalised"`` (intervals and hierarchy ancestors) or ``"centroid"``
+            (numeric quasi-identifiers replaced by the class mean, as sdcMicro's
+            ``microaggregation()`` returns them).
         delimiter: of a CSV file (detected by default); drop_missing: drop rows with a
             missing quasi-identifier instead of failing.
         quiet: when False, an exact run logs every improving solution on standard error.
@@ -235,6 +239,7 @@ def anonymise(
         max_class_size=max_class_size,
         class_column=class_column,
         compare=compare,
+        release=release,
         delimiter=delimiter,
         drop_missing=drop_missing,
         quiet=quiet,

@@ -52,6 +52,7 @@ def anonymise(
     max_class_size: Optional[int] = None,
     class_column: Optional[str] = None,
     compare: bool = False,
+    release: str = "generalised",
     delimiter: Optional[str] = None,
     drop_missing: bool = False,
     quiet: bool = True,

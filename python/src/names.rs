@@ -3,7 +3,9 @@
 //! enum's `name`), which the command line uses too.
 
 use crate::errors::bad;
-use optik::{Criterion, Engine, ExportFormat, Form, KAssign, KMemberCost, Method, Search};
+use optik::{
+    Criterion, Engine, ExportFormat, Form, KAssign, KMemberCost, Method, ReleaseStyle, Search,
+};
 use pyo3::PyResult;
 
 /// The value of `setting` named `name` among `all`.
@@ -37,9 +39,19 @@ pub(crate) fn engine(name: &str) -> PyResult<Engine> {
     pick(
         "engine",
         name,
-        &[Engine::Auto, Engine::Cp, Engine::Colgen, Engine::Mip],
+        &[
+            Engine::Auto,
+            Engine::Cp,
+            Engine::Colgen,
+            Engine::Mip,
+            Engine::Lns,
+        ],
         Engine::name,
     )
+}
+
+pub(crate) fn release(name: &str) -> PyResult<ReleaseStyle> {
+    pick("release", name, &ReleaseStyle::ALL, ReleaseStyle::name)
 }
 
 pub(crate) fn search(name: &str) -> PyResult<Search> {

@@ -78,7 +78,8 @@ impl Run {
     method="optimal", criterion="dbil", engine="auto", time_limit=None, search="autonomous",
     no_size_cap=false, no_lp_bound=false, no_lp_primal=false, scale=optik::DEFAULT_SCALE,
     form="ki", cost="personalised", l_diversity=None, sensitive=None, links=None,
-    link_key=None, max_class_size=None, class_column=None, compare=false, delimiter=None,
+    link_key=None, max_class_size=None, class_column=None, compare=false, release="generalised",
+    delimiter=None,
     drop_missing=false, quiet=true
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -115,6 +116,7 @@ pub(crate) fn anonymise(
     max_class_size: Option<u32>,
     class_column: Option<String>,
     compare: bool,
+    release: &str,
     delimiter: Option<&str>,
     drop_missing: bool,
     quiet: bool,
@@ -169,6 +171,7 @@ pub(crate) fn anonymise(
         },
         class_column,
         compare,
+        release: names::release(release)?,
         outputs: OutputSummary {
             release: RELEASE_NAME.to_string(),
             report: None,

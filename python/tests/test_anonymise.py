@@ -111,3 +111,16 @@ def test_dropped_rows_leave_gaps_in_the_index(trial):
     )
     assert 5 not in res.release.index and len(res.release) == len(trial) - 1
     assert res.report["input"]["dropped_missing"] == 1
+
+
+def test_sse_microaggregation_with_centroid_release():
+    # Six points in two tight groups: the optimal 3-anonymous SSE partition is the two groups,
+    # and the centroid release replaces each value by its group's mean.
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0], "y": [0, 0, 3, 9, 9, 12]})
+    res = optik.anonymise(df, qi="x,y", k=3, criterion="sse", release="centroid")
+    assert res.status == "optimal"
+    assert res.report["metrics"]["sse_il"] > 0.0
+    assert list(res.classes.iloc[:3]) == [res.classes.iloc[0]] * 3
+    assert res.classes.iloc[0] != res.classes.iloc[3]
+    assert [float(v) for v in res.release["x"]] == [2.0, 2.0, 2.0, 11.0, 11.0, 11.0]
+    assert [float(v) for v in res.release["y"]] == [1.0, 1.0, 1.0, 10.0, 10.0, 10.0]

@@ -61,6 +61,8 @@ struct Prepared {
     dist: RecordDistance,
     /// The exact engines' integer instance, on which every run's objective is evaluated.
     exact: Option<Instance>,
+    /// The same for sse (squared distances of the standardised records), when a run needs it.
+    exact_sse: Option<Instance>,
 }
 
 /// One grid point.
@@ -248,7 +250,17 @@ fn prepare(spec: &Spec) -> Result<Vec<Prepared>> {
             } else {
                 None
             };
+            let exact_sse =
+                if ds.n() <= MAX_EXACT_RECORDS && spec.criteria.contains(&Criterion::Sse) {
+                    Some(
+                        ds.exact_instance(&dist, Criterion::Sse, spec.scale)
+                            .map_err(|e| wrap(Error::Input(e)))?,
+                    )
+                } else {
+                    None
+                };
             out.push(Prepared {
+                exact_sse,
                 instance: ii,
                 seed,
                 ds,
@@ -326,7 +338,12 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
             return row;
         }
     };
-    let objective = match &prep.exact {
+    let instance = if p.criterion == Criterion::Sse {
+        &prep.exact_sse
+    } else {
+        &prep.exact
+    };
+    let objective = match instance {
         Some(inst) => inst.to_units(objective_of(inst, &o.partition, p.criterion)),
         None => o.objective,
     };
@@ -351,7 +368,7 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
     row.classes = Some(o.partition.num_classes());
     // The independent check, on the released text, against the k the run enforced.
     let enforced = effective_k(p.form, &prep.ds.k);
-    let rel = release::build(ds, &o.partition, None);
+    let rel = release::build(ds, &o.partition, None, release::ReleaseStyle::Generalised);
     let label = format!("{} / {} / seed {}", row.instance, row.method, row.seed);
     row.check = match check::check_table(
         &rel.to_table(&label, ds.table.delimiter),

@@ -377,14 +377,11 @@ impl Spec {
         for m in methods.iter().filter(|m| m.method == Method::Optimal) {
             for &c in &criteria {
                 let engine = m.engine.resolve(c);
-                if (engine == Engine::Colgen && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
-                    || (engine == Engine::Mip && c == Criterion::Split)
-                    || (engine == Engine::Lns && !matches!(c, Criterion::Dbil | Criterion::Wcsd))
-                {
+                if !engine.optimises(c) {
                     return Err(bad(
                         "criteria",
                         &format!(
-                            "engine {} cannot optimise {} (colgen, lns: dbil, wcsd; mip: not split)",
+                            "engine {} cannot optimise {} (colgen: dbil, wcsd, sse; lns: dbil, wcsd; cp: not sse; mip: not split or sse)",
                             engine.name(),
                             c.name()
                         ),

@@ -3,6 +3,7 @@
 
 use super::args::{
     ConstraintArgs, CostArg, EngineArg, FormArg, InputArgs, MethodArg, PictureArgs, Privacy,
+    ReleaseArg,
 };
 use crate::data::dataset::Dataset;
 use crate::error::{input, Result};
@@ -81,6 +82,10 @@ pub(crate) struct AnonymiseArgs {
     /// Add a column with this name holding each record's class id.
     #[arg(long)]
     pub class_column: Option<String>,
+    /// `generalised`: intervals and hierarchy labels; `centroid`: numeric quasi-identifiers
+    /// replaced by the class mean (microaggregation's release).
+    #[arg(long, value_enum, default_value = "generalised")]
+    pub release: ReleaseArg,
     #[command(flatten)]
     pub pictures: PictureArgs,
     /// Replace existing outputs.
@@ -104,6 +109,7 @@ pub(super) fn run(a: &AnonymiseArgs) -> Result<Report> {
         constraints: a.class.options(),
         class_column: a.class_column.clone(),
         compare: a.compare,
+        release: a.release.into(),
         outputs: output_summary(a),
         started,
     };

@@ -14,6 +14,7 @@ use crate::partition::constraints::ClassConstraintOptions;
 use crate::partition::exact::Engine;
 use crate::partition::heuristics::{Form, Heuristic, KMemberCost};
 use crate::partition::Method;
+use crate::release::ReleaseStyle;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -219,6 +220,8 @@ pub enum MethodArg {
     Mdav,
     Kmember,
     Mondrian,
+    #[value(name = "mdav-sse")]
+    MdavSse,
     Optimal,
 }
 
@@ -228,7 +231,24 @@ impl From<MethodArg> for Method {
             MethodArg::Mdav => Method::Mdav,
             MethodArg::Kmember => Method::KMember,
             MethodArg::Mondrian => Method::Mondrian,
+            MethodArg::MdavSse => Method::MdavSse,
             MethodArg::Optimal => Method::Optimal,
+        }
+    }
+}
+
+/// `--release` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReleaseArg {
+    Generalised,
+    Centroid,
+}
+
+impl From<ReleaseArg> for ReleaseStyle {
+    fn from(r: ReleaseArg) -> ReleaseStyle {
+        match r {
+            ReleaseArg::Generalised => ReleaseStyle::Generalised,
+            ReleaseArg::Centroid => ReleaseStyle::Centroid,
         }
     }
 }
@@ -243,6 +263,9 @@ pub enum HeuristicArg {
     KMember,
     /// Median partitioning (LeFevre et al.).
     Mondrian,
+    /// MDAV as sdcMicro's microaggregation runs it (standardised records, squared Euclidean).
+    #[value(name = "mdav-sse")]
+    MdavSse,
 }
 
 impl From<HeuristicArg> for Heuristic {
@@ -251,6 +274,7 @@ impl From<HeuristicArg> for Heuristic {
             HeuristicArg::Mdav => Heuristic::Mdav,
             HeuristicArg::KMember => Heuristic::KMember,
             HeuristicArg::Mondrian => Heuristic::Mondrian,
+            HeuristicArg::MdavSse => Heuristic::MdavSse,
         }
     }
 }
@@ -363,6 +387,7 @@ mod tests {
     fn mirrors_use_the_library_names() {
         same_names::<MethodArg, Method>(&Method::ALL, Method::name);
         same_names::<HeuristicArg, Heuristic>(&Heuristic::ALL, Heuristic::name);
+        same_names::<ReleaseArg, ReleaseStyle>(&ReleaseStyle::ALL, ReleaseStyle::name);
         same_names::<FormArg, Form>(&Form::ALL, Form::name);
         same_names::<CostArg, KMemberCost>(&KMemberCost::ALL, KMemberCost::name);
         same_names::<KAssignArg, KAssign>(&KAssign::ALL, KAssign::name);

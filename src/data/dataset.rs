@@ -5,6 +5,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::k_source::KSource;
 use crate::data::qi::QiTable;
 use crate::data::schema::{Role, Schema};
+use crate::data::standardised::Standardised;
 use crate::data::table::{is_missing, Table, TableSource};
 use crate::error::{at_cell, Result};
 use crate::settings::Setting;
@@ -185,6 +186,27 @@ impl Dataset {
     /// The fast record distance over this dataset's quasi-identifiers.
     pub fn distance(&self) -> RecordDistance {
         RecordDistance::new(&self.qi)
+    }
+
+    /// The standardised records (numeric quasi-identifiers only), or why there are none.
+    pub fn standardised(&self) -> std::result::Result<Standardised, String> {
+        Standardised::new(&self.qi)
+    }
+
+    /// The exact engines' integer instance for `criterion` with this dataset's k_i: squared
+    /// Euclidean distances of the standardised records for sse, the record distance `dist`
+    /// otherwise (× `scale`, rounded).
+    pub(crate) fn exact_instance(
+        &self,
+        dist: &RecordDistance,
+        criterion: optik_models::Criterion,
+        scale: f64,
+    ) -> std::result::Result<optik_models::Instance, String> {
+        if criterion == optik_models::Criterion::Sse {
+            self.standardised()?.instance(self.k.clone(), scale)
+        } else {
+            dist.instance(self.k.clone(), scale)
+        }
     }
 }
 

@@ -9,4 +9,5 @@ pub(crate) mod hierarchy;
 pub(crate) mod k_source;
 pub(crate) mod qi;
 pub(crate) mod schema;
+pub(crate) mod standardised;
 pub(crate) mod table;

@@ -68,6 +68,13 @@ pub(crate) struct Explanation {
 /// Traces the exact CP search on `ds` (at most [`MAX_RECORDS`] records).
 pub(crate) fn explain(ds: &Dataset, opts: &ExplainOptions) -> Result<Explanation> {
     opts.validate()?;
+    if !optik_models::Engine::Cp.optimises(opts.criterion) {
+        return Err(input(format!(
+            "explain traces the CP search, which does not optimise {} (use {} optimal with column generation)",
+            opts.criterion.name(),
+            Setting::Method
+        )));
+    }
     if ds.n() > MAX_RECORDS {
         return Err(input(format!(
             "{}: explain traces tables of at most {MAX_RECORDS} records (this one has {}); take an excerpt",

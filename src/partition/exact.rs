@@ -169,25 +169,25 @@ pub(crate) fn solve_with(
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
-    let runs = heuristic_starts(ds, dist, &inst, extra, opts.seed);
+    let runs = heuristic_starts(ds, dist, &inst, extra, opts.seed, opts.criterion);
     let heuristics: Vec<HeuristicRun> = runs
         .iter()
-        .map(|(h, p, repaired, ok)| HeuristicRun {
-            method: *h,
+        .map(|r| HeuristicRun {
+            method: r.method,
             objective: inst.to_units(optik_models::criteria::objective_of(
                 &inst,
-                p,
+                &r.compared,
                 opts.criterion,
             )),
-            classes: p.num_classes(),
-            repaired: *repaired,
-            meets_constraints: *ok,
+            classes: r.compared.num_classes(),
+            repaired: r.repaired,
+            meets_constraints: r.meets_constraints,
         })
         .collect();
     let (names, partitions): (Vec<String>, Vec<Partition>) = runs
         .into_iter()
-        .filter(|(_, _, _, ok)| *ok)
-        .map(|(h, p, _, _)| (h.name().to_string(), p))
+        .filter(|r| r.meets_constraints)
+        .map(|r| (r.name, r.start))
         .unzip();
     let (on_solution, on_bound) = progress_log(opts);
     let solved = optik_models::solve(
@@ -320,7 +320,8 @@ fn exact_instance(ds: &Dataset, dist: &RecordDistance, opts: &ExactOptions) -> R
             Setting::Engine
         )));
     }
-    dist.instance(ds.k.clone(), opts.scale).map_err(input)
+    ds.exact_instance(dist, opts.criterion, opts.scale)
+        .map_err(input)
 }
 
 /// The integer scale must be a positive number.
@@ -335,31 +336,74 @@ fn check_scale(opts: &ExactOptions) -> Result<()> {
     Ok(())
 }
 
-/// Every heuristic's partition, in the order of [`warm_starts`], with whether it was repaired
-/// (classes merged) to meet the class constraints and whether it meets them: those meeting them
-/// are the warm starts.
+/// One heuristic run for the warm starts: the partition it gives the engine (improved by the
+/// SSE local search for sse, repaired to meet the class constraints where merging classes is
+/// enough) and the heuristic's own partition the report compares with.
+struct HeuristicStart {
+    method: Heuristic,
+    /// The method's name, `<method>+ls` after the SSE local search.
+    name: String,
+    start: Partition,
+    compared: Partition,
+    repaired: bool,
+    meets_constraints: bool,
+}
+
+/// Every heuristic's partition, in the order of [`warm_starts`] (for sse, microaggregation's
+/// MDAV too, and every start first improved by the SSE local search); those meeting the class
+/// constraints are the warm starts.
 fn heuristic_starts(
     ds: &Dataset,
     dist: &RecordDistance,
     inst: &Instance,
     extra: &ClassConstraints,
     seed: u64,
-) -> Vec<(Heuristic, Partition, bool, bool)> {
+    criterion: Criterion,
+) -> Vec<HeuristicStart> {
     let hidden = indicatif::ProgressBar::hidden();
     let mut starts = Vec::new();
-    for h in warm_starts(seed) {
+    let sse = if criterion == Criterion::Sse {
+        ds.standardised().ok()
+    } else {
+        None
+    };
+    let mut methods = warm_starts(seed).to_vec();
+    if sse.is_some() {
+        methods.push(HeuristicOptions {
+            method: Heuristic::MdavSse,
+            ..methods[0]
+        });
+    }
+    for h in methods {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
+        let raw = p.clone();
+        let (p, name) = match &sse {
+            Some(z) => (
+                heuristics::sse_local::improve(z, &ds.k, &p),
+                format!("{}+ls", h.method.name()),
+            ),
+            None => (p, h.method.name().to_string()),
+        };
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
-        let start = if extra.partition_ok(p.labels()) {
-            (h.method, p, false, true)
+        let (start, repaired, meets_constraints) = if extra.partition_ok(p.labels()) {
+            (p, false, true)
         } else {
             match crate::partition::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
-                Some(r) => (h.method, r, true, true),
-                None => (h.method, p, false, false),
+                Some(r) => (r, true, true),
+                None => (p, false, false),
             }
         };
-        starts.push(start);
+        // The comparison is with the heuristic as users run it (before the local search).
+        let compared = if sse.is_some() { raw } else { start.clone() };
+        starts.push(HeuristicStart {
+            method: h.method,
+            name,
+            start,
+            compared,
+            repaired,
+            meets_constraints,
+        });
     }
     starts
 }

@@ -54,15 +54,18 @@ pub fn export(
             ds.n()
         )));
     }
-    let inst = ds.distance().instance(ds.k.clone(), scale).map_err(input)?;
+    let inst = ds
+        .exact_instance(&ds.distance(), criterion, scale)
+        .map_err(input)?;
     Ok(match format {
         ExportFormat::Json => optik_models::export::to_json(&inst),
         ExportFormat::Dzn => optik_models::export::to_dzn(&inst),
         ExportFormat::Lp => {
-            if criterion == Criterion::Split {
+            if matches!(criterion, Criterion::Split | Criterion::Sse) {
                 return Err(input(format!(
-                    "{} lp: the compact MIP has no split model (dbil, diameter or wcsd)",
-                    Setting::Format
+                    "{} lp: the compact MIP has no {} model (dbil, diameter or wcsd)",
+                    Setting::Format,
+                    criterion.name()
                 )));
             }
             optik_models::mip_lp_text(&inst, criterion)

@@ -1,8 +1,9 @@
 //! Information-loss metrics of a partition (seed 001 §3.4): DBIL, SBIL, DM, C_AVG, maximum
-//! diameter, split and WCSD.
+//! diameter, split and WCSD, and microaggregation's SSE and IL = 100·SSE/SST.
 
 use crate::data::distance::RecordDistance;
 use crate::data::qi::QiTable;
+use crate::data::standardised::Standardised;
 use crate::Partition;
 use serde::Serialize;
 
@@ -24,6 +25,12 @@ pub struct Metrics {
     pub split: Option<f64>,
     /// Σ_e Σ_{x<y ∈ e} d(x, y) (eq. 3.8).
     pub wcsd: f64,
+    /// Σ_e Σ_{i∈e} ‖z_i − z̄_e‖² on the standardised quasi-identifiers (null when one is not
+    /// numeric).
+    pub sse: Option<f64>,
+    /// 100·SSE/SST, SST = Σ_i ‖z_i − z̄‖² (null when one quasi-identifier is not numeric, or
+    /// SST = 0).
+    pub sse_il: Option<f64>,
 }
 
 impl Metrics {
@@ -34,6 +41,7 @@ impl Metrics {
             crate::Criterion::Diameter => self.max_diameter,
             crate::Criterion::Split => self.split.unwrap_or(0.0),
             crate::Criterion::Wcsd => self.wcsd,
+            crate::Criterion::Sse => self.sse.unwrap_or(f64::NAN),
         }
     }
 }
@@ -114,7 +122,17 @@ pub(crate) fn compute(qi: &QiTable, dist: &RecordDistance, k: &[u32], p: &Partit
         dm += if size >= kmax { size * size } else { size * n };
     }
     let inverse_sum: f64 = k.iter().map(|&x| 1.0 / x as f64).sum();
+    let (sse, sse_il) = match Standardised::new(qi) {
+        Ok(z) => {
+            let sse = z.sse(p);
+            let sst = z.sst();
+            (Some(sse), (sst > 0.0).then(|| 100.0 * sse / sst))
+        }
+        Err(_) => (None, None),
+    };
     Metrics {
+        sse,
+        sse_il,
         dbil: values.dbil,
         sbil,
         dm,
@@ -169,6 +187,25 @@ mod tests {
         assert_eq!(m.dm, 18.0);
         // C_AVG: Σ1/k = 4/3 + 1 = 7/3 over 2 classes
         assert!((m.cavg - 7.0 / 6.0).abs() < 1e-12);
+        // A categorical quasi-identifier: no SSE.
+        assert_eq!((m.sse, m.sse_il), (None, None));
+    }
+
+    #[test]
+    fn hand_computed_sse_and_il() {
+        // x = 0, 1, 4 | 10, 10, 12: mean 37/6, Σ(x − mean)² = 361 − 1369/6 = 797/6, sample var
+        // 797/30. Raw SSE: class 0 mean 5/3 → 25/9 + 4/9 + 49/9 = 78/9 = 26/3; class 1 mean 32/3
+        // → 4/9 + 4/9 + 16/9 = 8/3; total 34/3. SST = n − 1 = 5. IL = 100·(34/3)/(797/6) =
+        // 6800/797.
+        let t = table(&[&["x"], &["0"], &["1"], &["4"], &["10"], &["10"], &["12"]]);
+        let q = qi(&t, &[quasi("x", Kind::Numeric, 1.0)]);
+        let d = RecordDistance::new(&q);
+        let p = Partition::from_labels(&[0, 0, 0, 1, 1, 1]);
+        let m = compute(&q, &d, &[3; 6], &p);
+        let var = 797.0 / 30.0;
+        assert!((m.sse.unwrap() - 34.0 / 3.0 / var).abs() < 1e-12);
+        assert!((m.sse_il.unwrap() - 6800.0 / 797.0).abs() < 1e-9);
+        assert_eq!(m.value(crate::Criterion::Sse), m.sse.unwrap());
     }
 
     #[test]

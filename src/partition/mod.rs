@@ -19,15 +19,17 @@ pub enum Method {
     Mdav,
     KMember,
     Mondrian,
+    MdavSse,
     Optimal,
 }
 
 impl Method {
     /// Every method.
-    pub const ALL: [Method; 4] = [
+    pub const ALL: [Method; 5] = [
         Method::Mdav,
         Method::KMember,
         Method::Mondrian,
+        Method::MdavSse,
         Method::Optimal,
     ];
 
@@ -37,6 +39,7 @@ impl Method {
             Method::Mdav => Some(Heuristic::Mdav),
             Method::KMember => Some(Heuristic::KMember),
             Method::Mondrian => Some(Heuristic::Mondrian),
+            Method::MdavSse => Some(Heuristic::MdavSse),
             Method::Optimal => None,
         }
     }

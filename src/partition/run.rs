@@ -85,6 +85,11 @@ pub(crate) fn partition_with(
     bar: &ProgressBar,
     extra: &ClassConstraints,
 ) -> Result<Outcome> {
+    let needs_numbers = criterion == Criterion::Sse
+        || matches!(solver, Solver::Heuristic(h) if h.method == Heuristic::MdavSse);
+    if needs_numbers {
+        crate::data::standardised::Standardised::new(&ds.qi).map_err(crate::error::input)?;
+    }
     let (partition, exact) = match solver {
         Solver::Heuristic(opts) => (heuristics::run(opts, &ds.qi, dist, &ds.k, bar), None),
         Solver::Exact(opts) => {

@@ -1,5 +1,6 @@
-//! The generalised release: input row order, identifiers and the k column dropped, each
-//! quasi-identifier replaced by its class's generalisation.
+//! The release: input row order, identifiers and the k column dropped, each quasi-identifier
+//! replaced by its class's generalisation, or (centroid releases, what microaggregation
+//! publishes) each numeric quasi-identifier by its class mean.
 
 use crate::data::dataset::Dataset;
 use crate::data::qi::{QiAttribute, Values};
@@ -13,6 +14,53 @@ pub struct Release {
     pub rows: Vec<Vec<String>>,
     /// Names of the released quasi-identifier columns.
     pub quasi: Vec<String>,
+}
+
+/// How a class's quasi-identifiers are released.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReleaseStyle {
+    /// Numeric `[min-max]`, ordinal `[low-high]`, categorical the hierarchy's common ancestor.
+    #[default]
+    Generalised,
+    /// Numeric quasi-identifiers become the class mean (sdcMicro's `microaggregation()`
+    /// output); ordinal and categorical ones are generalised as above.
+    Centroid,
+}
+
+impl ReleaseStyle {
+    /// Every style.
+    pub const ALL: [ReleaseStyle; 2] = [ReleaseStyle::Generalised, ReleaseStyle::Centroid];
+
+    /// Name as written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReleaseStyle::Generalised => "generalised",
+            ReleaseStyle::Centroid => "centroid",
+        }
+    }
+}
+
+/// The class mean of a numeric attribute as released text: the written value when every member
+/// has the same one, else the mean rounded to 6 decimals without trailing zeros. Every member of
+/// a class gets the same text, so the independent check sees the class (or a union of classes
+/// whose means print alike) as one group.
+pub(crate) fn centroid(attr: &QiAttribute, members: &[usize]) -> Option<String> {
+    let Values::Numeric { values, .. } = &attr.values else {
+        return None;
+    };
+    let first = values[members[0]];
+    if members.iter().all(|&i| values[i] == first) {
+        return Some(attr.raw[members[0]].clone());
+    }
+    let mean = members.iter().map(|&i| values[i]).sum::<f64>() / members.len() as f64;
+    let text = format!("{mean:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    Some(if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    })
 }
 
 /// Generalisation of one attribute over a class (seed 001 §5.4, local recoding):
@@ -63,8 +111,14 @@ pub(crate) fn generalise(attr: &QiAttribute, members: &[usize]) -> String {
     }
 }
 
-/// Builds the release of a dataset under a partition; `class_column` adds the class id.
-pub(crate) fn build(ds: &Dataset, p: &Partition, class_column: Option<&str>) -> Release {
+/// Builds the release of a dataset under a partition in a style; `class_column` adds the class
+/// id.
+pub(crate) fn build(
+    ds: &Dataset,
+    p: &Partition,
+    class_column: Option<&str>,
+    style: ReleaseStyle,
+) -> Release {
     assert_eq!(p.len(), ds.n(), "one class per record");
     let classes = p.classes();
     // generalised[a][class] = released text of attribute a for that class
@@ -72,7 +126,15 @@ pub(crate) fn build(ds: &Dataset, p: &Partition, class_column: Option<&str>) -> 
         .qi
         .attributes
         .iter()
-        .map(|a| classes.iter().map(|m| generalise(a, m)).collect())
+        .map(|a| {
+            classes
+                .iter()
+                .map(|m| match style {
+                    ReleaseStyle::Centroid => centroid(a, m).unwrap_or_else(|| generalise(a, m)),
+                    ReleaseStyle::Generalised => generalise(a, m),
+                })
+                .collect()
+        })
         .collect();
     let qi_of_column: Vec<Option<usize>> = (0..ds.table.headers.len())
         .map(|c| ds.qi.attributes.iter().position(|a| a.column == c))
@@ -193,5 +255,10 @@ mod tests {
         assert_eq!(generalise(&a[2], &[1]), "14020");
         assert_eq!(generalise(&a[3], &[0, 1]), "F");
         assert_eq!(generalise(&a[3], &[0, 2]), "*");
+        // Centroids: numeric only, the mean, or the written value when all agree.
+        assert_eq!(centroid(&a[0], &[0, 1, 2]).as_deref(), Some("30"));
+        assert_eq!(centroid(&a[0], &[0, 2]).as_deref(), Some("27.5"));
+        assert_eq!(centroid(&a[0], &[1]).as_deref(), Some("35.0"));
+        assert_eq!(centroid(&a[1], &[0, 1]), None);
     }
 }

@@ -8,4 +8,4 @@ pub(crate) mod output;
 
 pub use check_release::check_release;
 pub(crate) use generalise::build;
-pub use generalise::Release;
+pub use generalise::{Release, ReleaseStyle};

@@ -19,6 +19,7 @@ mod heuristics_compared;
 mod html_render;
 mod k_assign;
 mod large;
+mod microaggregation;
 mod optimal;
 mod pictures_cli;
 mod readme;

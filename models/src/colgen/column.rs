@@ -21,8 +21,9 @@ impl Column {
     }
 }
 
-/// Cost of one class: |C|·diam(C) for dbil, Σ pairwise distances for wcsd (the two criteria that
-/// are sums over classes, which is what a set-partitioning master needs).
+/// Cost of one class: |C|·diam(C) for dbil, Σ pairwise distances for wcsd, that sum over |C|
+/// (rounded) for sse (the criteria that are sums over classes, which is what a
+/// set-partitioning master needs).
 pub fn class_cost(inst: &Instance, criterion: Criterion, members: &[u32]) -> i64 {
     let mut diam = 0i64;
     let mut sum = 0i64;
@@ -35,12 +36,15 @@ pub fn class_cost(inst: &Instance, criterion: Criterion, members: &[u32]) -> i64
     }
     match criterion {
         Criterion::Wcsd => sum,
+        Criterion::Sse => crate::criteria::sse_term(sum, members.len()),
         _ => members.len() as i64 * diam,
     }
 }
 
 /// True when the class is k_i-anonymous (|C| ≥ max k) and cannot be split into two
-/// k_i-anonymous classes. A split never raises a dbil or wcsd cost, so an optimal partition made
+/// k_i-anonymous classes. A split never raises a dbil or wcsd cost, nor (up to the rounding of
+/// each class's term to an integer) an sse cost (docs/microaggregation.md), so an optimal
+/// partition made
 /// only of such classes always exists.
 ///
 /// `ks` are the members' k values in any order. With K = max k, a split exists iff some part A

@@ -1,4 +1,4 @@
-//! Column-generation exact engine for the sum criteria (dbil, wcsd): a set-partitioning master
+//! Column-generation exact engine for the sum criteria (dbil, wcsd, sse): a set-partitioning master
 //! over valid unsplittable classes, exact pricing, subset-row cuts on triples, and an optimality
 //! proof by enumerating every class whose reduced cost leaves room for a better solution and
 //! solving the set-partitioning MIP over them.
@@ -7,6 +7,7 @@ mod branch;
 pub mod column;
 pub mod cuts;
 pub mod master;
+pub mod neighbours;
 mod options;
 pub mod pricing;
 pub mod proof;

@@ -12,7 +12,7 @@ pub type Improver = Box<dyn Fn(&Instance, &Partition, Instant) -> Option<Partiti
 
 /// Options of [`solve_colgen`].
 pub struct ColgenOptions {
-    /// dbil or wcsd (other criteria are not sums over classes: an error result).
+    /// dbil, wcsd or sse (other criteria are not sums over classes: an error result).
     pub criterion: Criterion,
     /// Wall-clock limit (`None` = until proven or over budget).
     pub time_limit: Option<Duration>,

@@ -4,6 +4,7 @@
 //! a threshold (the enumeration behind the optimality proof).
 
 use super::column::{size_limit, valid_unsplittable, valid_unsplittable_with, Column};
+use crate::criteria::sse_term;
 use crate::root_lp::Duals;
 use crate::{ClassConstraints, Criterion, Instance};
 use rayon::prelude::*;
@@ -50,7 +51,10 @@ struct Cand {
 /// Shared, read-only data of one search.
 struct Ctx<'a> {
     inst: &'a Instance,
+    /// The aggregate is a sum of distances (wcsd and sse) rather than a maximum (dbil).
     wcsd: bool,
+    /// The cost is the sum over the size, rounded ([`crate::criteria::sse_term`]).
+    sse: bool,
     pi: &'a [f64],
     mu: Vec<f64>,
     cuts_of: Vec<Vec<u32>>,
@@ -297,7 +301,8 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
     };
     let ctx = Ctx {
         inst,
-        wcsd: criterion == Criterion::Wcsd,
+        wcsd: matches!(criterion, Criterion::Wcsd | Criterion::Sse),
+        sse: criterion == Criterion::Sse,
         pi: &duals.pi,
         mu,
         cuts_of,
@@ -505,7 +510,9 @@ impl Dfs {
         // Bound with the prefix's aggregate (and no new cut penalty): it only grows for later
         // candidates (smaller π, shorter remaining list), so exceeding it ends the loop.
         let base = |s: usize, a: i64| -> f64 {
-            if ctx.wcsd {
+            if ctx.sse {
+                sse_term(a, s) as f64
+            } else if ctx.wcsd {
                 a as f64
             } else {
                 (s as i64 * a) as f64
@@ -563,7 +570,13 @@ impl Dfs {
         }
         let mut go_on = true;
         if p1 >= kmax1 as usize && self.distinct.max(1) >= ctx.l {
-            let cost = if ctx.wcsd { agg1 } else { p1 as i64 * agg1 };
+            let cost = if ctx.sse {
+                sse_term(agg1, p1)
+            } else if ctx.wcsd {
+                agg1
+            } else {
+                p1 as i64 * agg1
+            };
             let rc = cost as f64 - psum1 + cp1;
             if rc <= thr {
                 let ok = if ctx.extra.is_empty() {
@@ -609,7 +622,11 @@ impl Dfs {
             for s in (p1 + 1).max(kmax1 as usize)..=smax {
                 if let Some(t) = info.top(idx + 1, s - p1) {
                     let room = psum1 - cp1 + t + thr;
-                    let r = if ctx.wcsd {
+                    // sse: the class of size s pays at least (agg1 + a)/s − ½ for a candidate
+                    // with aggregate a (sum of its distances to the new prefix).
+                    let r = if ctx.sse {
+                        s as f64 * (room + 0.5) - agg1 as f64
+                    } else if ctx.wcsd {
                         room - agg1 as f64
                     } else {
                         room / s as f64
@@ -745,7 +762,11 @@ struct Completion {
 ///   `rc ≥ min_t p1·t − net + Σ_{chosen, agg_u ≤ t} (t − π_u)`, taking the `need` largest duals
 ///   eligible at `t` and every further one above `t`;
 /// - wcsd: `rc ≥ agg1 − net + Σ_{chosen} (agg_u − π_u)` (pairs among the added records ≥ 0),
-///   taking the `need` smallest terms and every negative one.
+///   taking the `need` smallest terms and every negative one;
+/// - sse: for each final size s, the pair sum is at least `agg1 + Σ_{chosen} agg_u`, and the
+///   rounded cost at least that over s minus ½, so
+///   `rc ≥ min_s (agg1/s − ½ − net + Σ_{s − p1 chosen} (agg_u/s − π_u))`, taking the
+///   `s − p1` smallest terms.
 ///
 /// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
 fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f64) -> f64 {
@@ -760,6 +781,25 @@ fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f6
         return f64::INFINITY;
     }
     let pi = ctx.pi;
+    if ctx.sse {
+        let mut best = f64::INFINITY;
+        let mut w: Vec<f64> = Vec::with_capacity(child.len());
+        for s in p1 + need..=p1 + room.min(child.len()) {
+            let sf = s as f64;
+            w.clear();
+            w.extend(child.iter().map(|c| c.agg as f64 / sf - pi[c.rec as usize]));
+            let m = s - p1;
+            if m < w.len() {
+                w.select_nth_unstable_by(m - 1, |a, b| a.total_cmp(b));
+            }
+            let v = agg1 as f64 / sf - 0.5 - net + w[..m].iter().sum::<f64>();
+            best = best.min(v);
+            if best <= stop {
+                break;
+            }
+        }
+        return best;
+    }
     if ctx.wcsd {
         let mut w: Vec<f64> = child
             .iter()

@@ -148,12 +148,13 @@ impl Run {
     }
 }
 
-/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd ≤ n(n−1)/2·max d).
+/// One more than the largest cost any partition can have (dbil ≤ n·max d, wcsd and sse ≤
+/// n(n−1)/2·max d).
 pub(super) fn cost_cap(inst: &Instance, criterion: Criterion) -> i64 {
     let n = inst.n as i64;
     let maxd = inst.dist.iter().flatten().copied().max().unwrap_or(0);
     let pairs = match criterion {
-        Criterion::Wcsd => n * (n - 1) / 2,
+        Criterion::Wcsd | Criterion::Sse => n * (n - 1) / 2,
         _ => n,
     };
     pairs.saturating_mul(maxd).saturating_add(1)

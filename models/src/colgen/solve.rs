@@ -52,7 +52,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
 /// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
 /// duals and an LP-rounded partition, or `None` when the LP did not converge in time.
 pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
-    if !matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd) || inst.n == 0 {
+    if !opts.criterion.is_sum() || inst.n == 0 {
         return None;
     }
     let (mut run, mut master) = start_run(inst, &mut opts).ok()?;
@@ -124,6 +124,11 @@ fn start_run(
         for class in p.classes() {
             let members = class.iter().map(|&i| i as u32).collect();
             master.add_column(Column::new(inst, criterion, members));
+        }
+    }
+    if criterion == Criterion::Sse && extra.is_empty() {
+        for c in super::neighbours::nearest_columns(inst, criterion) {
+            master.add_column(c);
         }
     }
     // Least-slack columns against the per-record bounds m_i.

@@ -82,7 +82,11 @@ pub fn greedy_cover(inst: &Instance) -> Partition {
 
 /// Per-record lower bounds m_i with Σ_{i∈C} m_i ≤ cost(C) for every k_i-anonymous class C:
 /// dbil: the distance to the (k_i − 1)-th nearest record (each member is within diam of
-/// |C| − 1 ≥ k_i − 1 others); wcsd: half the sum of the k_i − 1 nearest distances.
+/// |C| − 1 ≥ k_i − 1 others); wcsd: half the sum of the k_i − 1 nearest distances; sse: that
+/// half sum over k_i, less 1/(2k_i). (A member's share W_i/(2|C|) of the class's pair sum W is
+/// at least the mean of its |C| smallest distances, its own 0 included, which grows with |C|,
+/// so |C| = k_i gives the least; and Σ_{i∈C} 1/(2k_i) ≥ |C|/(2 max k) ≥ ½ pays the rounding
+/// of the class's term.)
 pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
     use rayon::prelude::*;
     (0..inst.n)
@@ -90,7 +94,11 @@ pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
         .map(|i| {
             let need = inst.k[i] as usize - 1;
             if need == 0 {
-                return 0.0;
+                return if criterion == Criterion::Sse {
+                    -0.5
+                } else {
+                    0.0
+                };
             }
             let mut row: Vec<i64> = (0..inst.n)
                 .filter(|&j| j != i)
@@ -99,6 +107,10 @@ pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
             row.select_nth_unstable(need - 1);
             match criterion {
                 Criterion::Wcsd => row[..need].iter().sum::<i64>() as f64 / 2.0,
+                Criterion::Sse => {
+                    let ki = (need + 1) as f64;
+                    (row[..need].iter().sum::<i64>() as f64 - 1.0) / (2.0 * ki)
+                }
                 _ => row[need - 1] as f64,
             }
         })

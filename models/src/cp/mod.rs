@@ -224,6 +224,12 @@ impl CpRun<'_> {
 pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, EngineError> {
     let start = Instant::now();
     let criterion = opts.criterion;
+    if !crate::Engine::Cp.optimises(criterion) {
+        return Err(EngineError::UnsupportedCriterion {
+            engine: crate::Engine::Cp,
+            criterion,
+        });
+    }
     let mut result = EngineResult::empty();
     if inst.n == 0 {
         result.status = Status::Infeasible;

@@ -36,7 +36,7 @@ pub(crate) fn objective_upper_bound(inst: &Instance, criterion: Criterion) -> i6
     match criterion {
         Criterion::Dbil => n.saturating_mul(maxd),
         Criterion::Diameter | Criterion::Split => maxd,
-        Criterion::Wcsd => (n * (n - 1) / 2).saturating_mul(maxd),
+        Criterion::Wcsd | Criterion::Sse => (n * (n - 1) / 2).saturating_mul(maxd),
     }
 }
 
@@ -249,6 +249,7 @@ pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Po
                 },
             );
         }
+        Criterion::Sse => unreachable!("solve_cp refuses sse (Engine::optimises)"),
         Criterion::Wcsd => {
             poster.post(
                 &mut solver,

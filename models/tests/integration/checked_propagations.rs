@@ -17,7 +17,7 @@ fn explanations_hold_on_random_instances() {
         } else {
             random_matrix_instance(n, &[2, 2, 3, 4], seed)
         };
-        for c in Criterion::ALL {
+        for c in Criterion::CLUSTERING {
             // dbil and wcsd: with the LP dual bound (no LP start, so the search runs and the
             // dual-bound propagator's inferences are checked) and with the per-record bound.
             let sum = matches!(c, Criterion::Dbil | Criterion::Wcsd);
@@ -67,7 +67,7 @@ fn constraint_explanations_hold() {
         };
         let kind = [Kind::Diversity, Kind::Links, Kind::MaxSize, Kind::All][seed as usize % 4];
         let extra = random_constraints(&inst, kind, seed);
-        for c in Criterion::ALL {
+        for c in Criterion::CLUSTERING {
             for s in Search::ALL {
                 let min_classes = if c == Criterion::Split { 2 } else { 1 };
                 let res = solve_cp(

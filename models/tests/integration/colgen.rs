@@ -1,7 +1,7 @@
-//! Column generation against brute force: same optima for dbil and wcsd, bounds below the
+//! Column generation against brute force: same optima for dbil, wcsd and sse, bounds below the
 //! optimum, k_i-anonymous releases, and exact enumeration checked against a brute-force filter.
 
-use crate::common::{random_instance, random_matrix_instance};
+use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
 use optik_models::colgen::pricing::{search, Mode, SearchOptions};
@@ -84,6 +84,43 @@ proptest! {
                 criterion,
                 time_limit: Some(std::time::Duration::from_micros(micros)),
                 proof: PROOFS[proof],
+                ..ColgenOptions::default()
+            },
+        ).unwrap();
+        if let Some(lb) = r.lower_bound {
+            prop_assert!(lb <= opt, "lower bound {lb} above the optimum {opt} ({:?})", r.note);
+        }
+        if r.status == Status::Optimal {
+            prop_assert_eq!(r.objective, Some(opt));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// SSE on squared Euclidean instances: the pricing's size-dependent bounds and the
+    /// unsplittable-class restriction lose no optimum.
+    #[test]
+    fn colgen_sse_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
+                                     cuts in any::<bool>(), proof in 0usize..3,
+                                     smooth in any::<bool>()) {
+        let inst = random_sse_instance(n, KS[ks], seed);
+        let smoothing = if smooth { 0.8 } else { 0.0 };
+        check_against_brute_force(&inst, Criterion::Sse, cuts, PROOFS[proof], smoothing);
+    }
+
+    /// Stopped anywhere, an SSE run's bound stays below the optimum.
+    #[test]
+    fn sse_bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4,
+                                                seed in any::<u64>(), micros in 50u64..20_000) {
+        let inst = random_sse_instance(n, KS[ks], seed);
+        let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Sse,
+                time_limit: Some(std::time::Duration::from_micros(micros)),
                 ..ColgenOptions::default()
             },
         ).unwrap();

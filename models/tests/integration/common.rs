@@ -89,3 +89,28 @@ pub(crate) fn random_constraints(
     }
     c
 }
+
+/// Random points in a small grid with the *squared* Euclidean distance times 2520 = lcm(1..=10),
+/// k_i drawn from `ks`: an SSE instance (n ≤ 10) on which every class's pair sum over its size
+/// is an integer, so the per-class rounding of the integer SSE never acts and splitting a class
+/// never raises its cost (Domingo-Ferrer & Mateo-Sanz), exactly as on real data.
+pub(crate) fn random_sse_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
+    assert!(n <= 10, "2520 is divisible by every class size up to 10");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let dims = rng.gen_range(1..=3);
+    let pts: Vec<Vec<i64>> = (0..n)
+        .map(|_| (0..dims).map(|_| rng.gen_range(0..20)).collect())
+        .collect();
+    let k: Vec<u32> = (0..n)
+        .map(|_| ks[rng.gen_range(0..ks.len())].min(n as u32))
+        .collect();
+    let dist = pts
+        .iter()
+        .map(|a| {
+            pts.iter()
+                .map(|b| 2520 * a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<i64>())
+                .collect()
+        })
+        .collect();
+    Instance::new(2520.0, k, dist).unwrap()
+}

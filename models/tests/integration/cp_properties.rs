@@ -9,7 +9,7 @@ use optik_models::{solve_cp, CpOptions, Criterion, Partition, Search, Status};
 use proptest::prelude::*;
 
 fn criterion() -> impl Strategy<Value = Criterion> {
-    prop::sample::select(Criterion::ALL.to_vec())
+    prop::sample::select(Criterion::CLUSTERING.to_vec())
 }
 
 /// A feasible partition: consecutive records in blocks of max k (the last block absorbs the rest).

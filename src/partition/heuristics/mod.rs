@@ -14,15 +14,18 @@
 
 mod kmember;
 mod mdav;
+mod mdav_sse;
 mod mondrian;
 mod options;
 mod repair;
 mod scan;
+pub(crate) mod sse_local;
 #[cfg(test)]
 mod testutil;
 
 use kmember::kmember;
 use mdav::mdav;
+use mdav_sse::mdav_sse;
 use mondrian::mondrian;
 pub(crate) use options::effective_k;
 pub use options::{Form, Heuristic, HeuristicOptions, KMemberCost};
@@ -30,6 +33,7 @@ pub use options::{Form, Heuristic, HeuristicOptions, KMemberCost};
 use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::data::qi::QiTable;
+use crate::data::standardised::Standardised;
 use crate::Partition;
 use indicatif::ProgressBar;
 
@@ -37,6 +41,8 @@ use indicatif::ProgressBar;
 /// assigned to classes (the caller sets its length, `qi.n`).
 ///
 /// The result is k_i-anonymous for `k` in both forms (the k form enforces `max k_i ≥ k_i`).
+/// `mdav-sse` needs numeric quasi-identifiers (callers check with
+/// [`crate::data::standardised::Standardised::new`]; [`crate::partition::run`] does).
 pub(crate) fn run(
     opts: &HeuristicOptions,
     qi: &QiTable,
@@ -51,6 +57,10 @@ pub(crate) fn run(
         Heuristic::Mdav => mdav(dist, &ks, progress),
         Heuristic::KMember => kmember(dist, &ks, opts.cost, opts.seed, progress),
         Heuristic::Mondrian => mondrian(qi, &ks, progress),
+        Heuristic::MdavSse => {
+            let z = Standardised::new(qi).expect("mdav-sse runs on numeric quasi-identifiers");
+            mdav_sse(&z, &ks, progress)
+        }
     };
     debug_assert!(
         p.violations(k).is_empty(),

@@ -13,11 +13,20 @@ pub enum Heuristic {
     KMember,
     /// Median partitioning (LeFevre et al.).
     Mondrian,
+    /// MDAV as microaggregation runs it (sdcMicro): fixed-size classes on the standardised
+    /// records with the squared Euclidean distance (numeric quasi-identifiers only).
+    #[serde(rename = "mdav-sse")]
+    MdavSse,
 }
 
 impl Heuristic {
     /// Every heuristic.
-    pub const ALL: [Heuristic; 3] = [Heuristic::Mdav, Heuristic::KMember, Heuristic::Mondrian];
+    pub const ALL: [Heuristic; 4] = [
+        Heuristic::Mdav,
+        Heuristic::KMember,
+        Heuristic::Mondrian,
+        Heuristic::MdavSse,
+    ];
 
     /// The name used in settings and reports.
     pub fn name(self) -> &'static str {
@@ -25,6 +34,7 @@ impl Heuristic {
             Heuristic::Mdav => "mdav",
             Heuristic::KMember => "kmember",
             Heuristic::Mondrian => "mondrian",
+            Heuristic::MdavSse => "mdav-sse",
         }
     }
 }
