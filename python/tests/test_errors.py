@@ -34,7 +34,7 @@ def test_bad_k():
 
 
 def test_bad_names_and_settings():
-    with pytest.raises(ValueError, match=r"unknown method 'greedy' \(expected mdav, kmember, mondrian, optimal\)"):
+    with pytest.raises(ValueError, match=r"unknown method 'greedy' \(expected mdav, kmember, mondrian, mdav-sse, optimal\)"):
         optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k=2, method="greedy")
     with pytest.raises(ValueError, match="unknown criterion"):
         optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k=2, criterion="loss")
