@@ -84,5 +84,9 @@ pub use assess::{assess, AssessOptions, AssessReport};
 pub use optik_models::cp::Search;
 pub use optik_models::{Criterion, Instance, Partition};
 
+/// Interrupts: `request_stop` ends every running solve as if its time limit had passed (it
+/// returns its incumbent and a valid bound); `clear_stop` before the next one.
+pub use optik_models::stop::{clear as clear_stop, request as request_stop};
+
 /// Progress of a heuristic over the records (`ProgressBar::hidden()` for none).
 pub use indicatif::ProgressBar;

@@ -28,6 +28,7 @@ pub mod mip;
 pub mod partition;
 pub mod root_lp;
 pub mod solve;
+pub mod stop;
 
 pub use colgen::{solve_colgen, ColgenOptions};
 pub use constraints::{ClassConstraints, Diversity};

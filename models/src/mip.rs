@@ -67,7 +67,7 @@ fn build(
     deadline: Option<Instant>,
 ) -> Option<AssignmentModel> {
     let n = inst.n;
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    let late = || crate::stop::past(deadline);
     let mut m = LinearModel::default();
     let x: Vec<Vec<usize>> = (0..n)
         .map(|i| {
@@ -263,7 +263,7 @@ pub fn solve_mip(
     }
     let start = Instant::now();
     let deadline = time_limit.map(|t| start + t);
-    let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+    let remaining = || crate::stop::left(deadline).map(|d| d.as_secs_f64());
     let mut result = EngineResult {
         stats: EngineStats {
             columns: 0,

@@ -70,3 +70,11 @@ def test_ctrl_c_interrupts_a_solve_promptly():
     finally:
         timer.cancel()
     assert time.monotonic() - started < 5.0
+    # the solve stopped, not only the call: the process is idle afterwards (the CP search
+    # would otherwise keep a core busy until its 8 s limit)
+    cpu = time.process_time()
+    time.sleep(1.0)
+    assert time.process_time() - cpu < 0.3
+    # and the next call is not stopped by the old request
+    res = optik.anonymise(table.head(30), qi="a,b,c", k=3, method="mdav")
+    assert res.status == "heuristic"

@@ -478,13 +478,9 @@ impl Dfs {
             kmax,
         } = prefix;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) {
-            if let Some(d) = ctx.deadline {
-                if Instant::now() >= d {
-                    ctx.timed_out.store(true, Ordering::Relaxed);
-                    ctx.abort.store(true, Ordering::Relaxed);
-                }
-            }
+        if self.nodes.is_multiple_of(4096) && crate::stop::past(ctx.deadline) {
+            ctx.timed_out.store(true, Ordering::Relaxed);
+            ctx.abort.store(true, Ordering::Relaxed);
         }
         if let (Some(budget), Some(local)) = (ctx.node_budget, &self.local) {
             if self.task_nodes >= budget && !local.heap.is_empty() {

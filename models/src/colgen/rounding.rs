@@ -111,7 +111,7 @@ fn improve(
     for _pass in 0..50 {
         let mut improved = false;
         for r in 0..n {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::stop::past(deadline) {
                 return;
             }
             let a = label[r];

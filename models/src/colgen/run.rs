@@ -41,12 +41,11 @@ pub(super) struct Run {
 
 impl Run {
     pub(super) fn remaining(&self) -> Option<f64> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+        crate::stop::left(self.deadline).map(|d| d.as_secs_f64())
     }
 
     pub(super) fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        crate::stop::past(self.deadline)
     }
 
     /// Raises the lower bound to `l` (never lowers it; capped at the incumbent) and tells

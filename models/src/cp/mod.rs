@@ -148,10 +148,7 @@ impl std::fmt::Debug for CpOptions {
 
 /// Time left before `deadline` (a century without one).
 fn time_left(deadline: Option<Instant>) -> Duration {
-    match deadline {
-        Some(d) => d.saturating_duration_since(Instant::now()),
-        None => Duration::from_secs(100 * 365 * 24 * 3600),
-    }
+    crate::stop::left(deadline).unwrap_or(Duration::from_secs(100 * 365 * 24 * 3600))
 }
 
 /// One run of [`solve_cp`]: the instance and criterion, the clock, the result so far and the
@@ -393,7 +390,7 @@ fn first_solution_classes(
     );
     let mut brancher = make_brancher(&m, inst, search, counters.clone());
     let mut resolver = resolver();
-    let mut term = TimeBudget::starting_now(budget);
+    let mut term = crate::stop::Budget(TimeBudget::starting_now(budget));
     let g = m.g.clone();
     let first =
         match m
@@ -451,7 +448,9 @@ fn solve_diameter(run: &mut CpRun, opts: &CpOptions, counters: &Counters) -> Out
         let mut brancher = make_brancher(&model, &sub, search, counters.clone());
         let mut resolver = resolver();
         let left = time_left(deadline);
-        let mut term = TimeBudget::starting_now(budget.map_or(left, |b| b.min(left)));
+        let mut term = crate::stop::Budget(TimeBudget::starting_now(
+            budget.map_or(left, |b| b.min(left)),
+        ));
         let res = match model.solver.satisfy_under_assumptions(
             &mut brancher,
             &mut term,
@@ -614,7 +613,7 @@ fn run_with(
                 .zip(&labels)
                 .map(|(&x, &v)| x.equality_predicate(v))
                 .collect();
-        let mut term = TimeBudget::starting_now(time_left(run.deadline));
+        let mut term = crate::stop::Budget(TimeBudget::starting_now(time_left(run.deadline)));
         let _ =
             m.solver
                 .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumptions);
@@ -635,7 +634,7 @@ fn run_with(
         }) {
             return Outcome::Proven;
         }
-        let mut term = TimeBudget::starting_now(time_left(run.deadline));
+        let mut term = crate::stop::Budget(TimeBudget::starting_now(time_left(run.deadline)));
         let found = match m.solver.satisfy_under_assumptions(
             brancher,
             &mut term,

@@ -62,6 +62,10 @@ pub fn drive<O: DistanceOracle + ?Sized>(
                     stop = Some(LnsStop::Budget);
                     break;
                 }
+                if crate::stop::requested() {
+                    stop = Some(LnsStop::Deadline);
+                    break;
+                }
                 let available = match limits.deadline {
                     None => Duration::MAX,
                     Some(d) => {
