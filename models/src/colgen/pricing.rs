@@ -38,6 +38,35 @@ pub struct Found {
     pub partial: bool,
     /// Search nodes visited.
     pub nodes: u64,
+    /// Partial pricing that ran every root task to its end (none stopped, no deadline): for
+    /// every root task (the columns whose first member in the canonical order is one record), a
+    /// lower bound on its columns' reduced costs, at most 0. Classes of a partition have
+    /// distinct first members, so any partition's classes pay at least the sum of the most
+    /// negative of these, one per class ([`Found::lagrangian_sum`]).
+    pub root_minima: Option<Vec<f64>>,
+}
+
+impl Found {
+    /// A lower bound on the sum of the reduced costs of the classes of any partition with at
+    /// most `max_classes` classes: the `max_classes` most negative root minima when the search
+    /// knows them, else `max_classes` times the most negative reduced cost found (a complete
+    /// search). Column generation adds it to the dual value for a Lagrangian bound.
+    pub fn lagrangian_sum(&self, max_classes: usize) -> f64 {
+        let most_negative = self.columns.iter().map(|c| c.0).fold(0.0, f64::min);
+        let uniform = max_classes as f64 * most_negative;
+        match &self.root_minima {
+            Some(minima) => {
+                let mut m: Vec<f64> = minima.iter().map(|&v| v.min(0.0)).collect();
+                let take = max_classes.min(m.len());
+                if take < m.len() {
+                    m.select_nth_unstable_by(take, f64::total_cmp);
+                }
+                let per_root: f64 = m[..take].iter().sum();
+                per_root.max(uniform)
+            }
+            None => uniform,
+        }
+    }
 }
 
 /// A record still addable to the current prefix and its aggregate distance to the prefix
@@ -367,19 +396,29 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 if !ctx.abort.load(Ordering::Relaxed) {
                     dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
                 }
+                let mut root_min = None;
                 if let Some(local) = dfs.local.take() {
+                    // The task's best column, or (none found) the threshold below which it
+                    // looked: a lower bound on every column it owns unless it stopped early.
+                    let best = local.heap.iter().map(|e| e.0).fold(threshold, f64::min);
+                    root_min = (!dfs.stopped).then_some(best);
                     dfs.found.extend(local.heap.into_iter().map(|e| (e.0, e.1)));
                 }
                 (
                     std::mem::take(&mut dfs.found),
                     std::mem::take(&mut dfs.nodes),
                     dfs.stopped,
+                    root_min,
                 )
             },
         )
         .collect();
     let partial = results.iter().any(|r| r.2);
     let nodes = results.iter().map(|r| r.1).sum();
+    let aborted = ctx.abort.load(Ordering::Relaxed);
+    let root_minima = (partial_k.is_some() && !partial && !aborted)
+        .then(|| results.iter().map(|r| r.3))
+        .and_then(|m| m.collect::<Option<Vec<f64>>>());
     let mut columns: Vec<(f64, Column)> = match mode {
         // Partial pricing: every task's own best; the k best of them.
         Mode::Best { .. } if partial_k.is_some() => results.into_iter().flat_map(|r| r.0).collect(),
@@ -405,6 +444,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         timed_out: ctx.timed_out.load(Ordering::Relaxed),
         partial,
         nodes,
+        root_minima,
     }
 }
 
@@ -418,8 +458,9 @@ struct Prefix {
     kmax: u32,
 }
 
-/// One root task's columns, nodes, and whether its node budget stopped it.
-type TaskResult = (Vec<(f64, Column)>, u64, bool);
+/// One root task's columns, nodes, whether its node budget stopped it, and (partial pricing,
+/// not stopped) a lower bound on the reduced cost of every column it owns.
+type TaskResult = (Vec<(f64, Column)>, u64, bool, Option<f64>);
 
 /// Prefix sums of the candidates' duals and suffix maxima of their k, computed once per node.
 struct ListInfo {

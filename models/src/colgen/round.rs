@@ -119,10 +119,11 @@ pub(super) fn price_round(
         if found.timed_out {
             return Err("time limit during pricing");
         }
-        // A complete pricing's most negative reduced cost gives a Lagrangian bound at the point
-        // priced: every partition costs at least value(point) + (number of classes)·min_rc.
+        // A complete pricing gives a Lagrangian bound at the point priced: every partition costs
+        // at least value(point) + the reduced costs its classes can sum to (one root task's
+        // minimum per class, or (number of classes)·min_rc; `Found::lagrangian_sum`).
         let lagrange = |found: &pricing::Found, at: &Duals| {
-            at.value() + max_classes * most_negative(&found.columns)
+            at.value() + found.lagrangian_sum(max_classes as usize)
         };
         if !found.partial {
             let l = lagrange(&found, &point);

@@ -279,6 +279,46 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Partial pricing that runs every root task to its end knows each task's least reduced
+    /// cost (checked against a brute-force list), and the Lagrangian bound built from them is
+    /// at least the uniform one and never above the optimum.
+    #[test]
+    fn root_minima_give_a_valid_lagrangian_bound(n in 3usize..=10, ks in 0usize..4,
+                                                 seed in any::<u64>(), wcsd in any::<bool>()) {
+        let inst = random_instance(n, KS[ks], seed);
+        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let duals = random_duals(&inst, seed ^ 0xb0b, false);
+        let threshold = -1e-6;
+        let found = search(&inst, &duals, &SearchOptions {
+            node_budget: Some(u64::MAX),
+            ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
+        });
+        let minima = found.root_minima.clone().expect("no task stopped");
+        // the canonical order: decreasing dual, then index; a column's root is its first member
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by(|&a, &b| duals.pi[b as usize].total_cmp(&duals.pi[a as usize]).then(a.cmp(&b)));
+        let mut want = vec![threshold; n];
+        let mut min_rc = 0.0f64;
+        for c in all_columns(&inst, criterion) {
+            let rc = duals.reduced_cost(&c.members, c.cost);
+            let root = order.iter().position(|r| c.members.contains(r)).unwrap();
+            want[root] = want[root].min(rc);
+            min_rc = min_rc.min(rc);
+        }
+        for (a, b) in minima.iter().zip(&want) {
+            prop_assert!((a - b).abs() < 1e-6, "root minima {:?} want {:?}", minima, want);
+        }
+        let max_classes = inst.max_classes();
+        let sum = found.lagrangian_sum(max_classes);
+        prop_assert!(sum >= max_classes as f64 * min_rc - 1e-6);
+        let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+        prop_assert!(duals.value() + sum <= opt as f64 + 1e-6, "bound {} > optimum {opt}", duals.value() + sum);
+    }
+}
+
 /// Branch-and-price on instances whose LP is fractional (no cuts, non-metric matrices): the
 /// tree branches (some run needs more than its root node) and still ends at the brute-force
 /// optimum, with every branch decision respected by construction.

@@ -95,3 +95,31 @@ fn every_engine_holds_the_limit() {
         }
     }
 }
+
+/// From 500 records column generation also runs the large-neighbourhood search: before the
+/// root LP (a share of the limit), at the LP's first convergence and before the proof. Every
+/// stop still lands within the limit.
+#[test]
+fn column_generation_with_the_improver_holds_the_limit() {
+    let inst = random_instance(600, &[5], 4);
+    for limit_ms in [1000, 4000] {
+        let limit = Duration::from_millis(limit_ms);
+        let t = Instant::now();
+        let out = solve(
+            &inst,
+            Engine::Colgen,
+            SolveOptions {
+                criterion: Criterion::Dbil,
+                time_limit: Some(limit),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+        check(
+            "grid n=600 k=5 with the improver",
+            limit,
+            t.elapsed(),
+            &out.result,
+        );
+    }
+}
