@@ -262,8 +262,9 @@ fn run_colgen(
     Ok((result, bootstrap))
 }
 
-/// Column generation improves its incumbent by large-neighbourhood search before the proof
-/// unless `OPTIK_COLGEN_LNS=0` (an ablation knob).
+/// Column generation improves its incumbent by large-neighbourhood search unless
+/// `OPTIK_COLGEN_LNS=0` (an ablation knob; `proof` keeps only the run before the proof, see
+/// [`ColgenOptions::improve_early`]).
 fn lns_in_colgen() -> bool {
     std::env::var("OPTIK_COLGEN_LNS").map_or(true, |v| v != "0")
 }

@@ -28,6 +28,10 @@ pub struct ColgenOptions {
     pub on_bound: Option<BoundCallback>,
     /// Improves the incumbent before the proof when the root gap is large (see [`Improver`]).
     pub improve: Option<Improver>,
+    /// The improver also runs before the root LP and at its first convergence (from 500
+    /// records). Default true; `OPTIK_COLGEN_LNS=proof` keeps only the run before the proof
+    /// (an ablation knob).
+    pub improve_early: bool,
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,
@@ -91,6 +95,7 @@ impl Default for ColgenOptions {
             on_solution: None,
             on_bound: None,
             improve: None,
+            improve_early: std::env::var("OPTIK_COLGEN_LNS").map_or(true, |v| v != "proof"),
             constraints: ClassConstraints::default(),
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),
@@ -110,6 +115,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("proof", &self.proof)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
+            .field("improve_early", &self.improve_early)
             .finish_non_exhaustive()
     }
 }

@@ -254,7 +254,7 @@ fn column_generation(
             run.stats.lp_bound = Some(sol.objective);
         }
         run.stats.lp_bound_cuts = Some(sol.objective);
-        if master.cuts.is_empty() && n >= IMPROVE_MIN_RECORDS {
+        if master.cuts.is_empty() && n >= IMPROVE_MIN_RECORDS && opts.improve_early {
             // Large instances may spend the rest of the limit separating cuts: the incumbent
             // gets the LP's rounding and the improver first (both again before the proof).
             lp_rounding(inst, opts, run, master, &sol);
@@ -471,7 +471,7 @@ fn improve_early(inst: &Instance, opts: &ColgenOptions, run: &mut Run) -> bool {
     let (Some(improve), Some((p, ub))) = (opts.improve.as_ref(), run.best.clone()) else {
         return false;
     };
-    if inst.n < IMPROVE_MIN_RECORDS {
+    if inst.n < IMPROVE_MIN_RECORDS || !opts.improve_early {
         return false;
     }
     let share = match opts.time_limit {

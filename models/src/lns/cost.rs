@@ -7,13 +7,16 @@ use crate::engine::{Engine, EngineError};
 use crate::Criterion;
 
 /// A criterion that is a sum of class costs, so freeing some classes and re-solving them changes
-/// the objective by the difference of their costs alone. (SSE would be a third variant.)
+/// the objective by the difference of their costs alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SumCriterion {
     /// |C|·diam(C).
     Dbil,
     /// Σ pairwise distances in C.
     Wcsd,
+    /// Σ pairwise distances in C over |C|, rounded ([`crate::criteria::sse_term`]): the
+    /// within-class sum of squares when distances are squared Euclidean ones.
+    Sse,
 }
 
 impl SumCriterion {
@@ -22,6 +25,7 @@ impl SumCriterion {
         match self {
             SumCriterion::Dbil => Criterion::Dbil,
             SumCriterion::Wcsd => Criterion::Wcsd,
+            SumCriterion::Sse => Criterion::Sse,
         }
     }
 
@@ -40,17 +44,19 @@ impl SumCriterion {
         match self {
             SumCriterion::Dbil => members.len() as i64 * diam,
             SumCriterion::Wcsd => sum,
+            SumCriterion::Sse => crate::criteria::sse_term(sum, members.len()),
         }
     }
 
     /// Lower bound on what record `i` contributes to any k_i-anonymous class, so that
     /// Σ_{i∈C} bound_i ≤ cost(C): dbil, the distance to its (k_i − 1)-th nearest record (it is
     /// within diam(C) of |C| − 1 ≥ k_i − 1 others); wcsd, half the sum of its k_i − 1 nearest
-    /// distances. Linear in n per record.
+    /// distances; sse, (that sum − 1)/(2k_i) (the rounding of a class's term costs at most ½
+    /// per class; see [`crate::colgen::start::record_bounds`]). Linear in n per record.
     pub fn record_bound<O: DistanceOracle + ?Sized>(self, oracle: &O, i: usize) -> f64 {
         let need = oracle.k(i) as usize - 1;
         if need == 0 {
-            return 0.0;
+            return if self == SumCriterion::Sse { -0.5 } else { 0.0 };
         }
         let mut row: Vec<i64> = (0..oracle.n())
             .filter(|&j| j != i)
@@ -60,6 +66,9 @@ impl SumCriterion {
         match self {
             SumCriterion::Dbil => row[need - 1] as f64,
             SumCriterion::Wcsd => row[..need].iter().sum::<i64>() as f64 / 2.0,
+            SumCriterion::Sse => {
+                (row[..need].iter().sum::<i64>() as f64 - 1.0) / (2.0 * (need + 1) as f64)
+            }
         }
     }
 }
@@ -67,11 +76,12 @@ impl SumCriterion {
 impl TryFrom<Criterion> for SumCriterion {
     type Error = EngineError;
 
-    /// dbil and wcsd; the other criteria are not sums over classes.
+    /// dbil, wcsd and sse; the other criteria are not sums over classes.
     fn try_from(c: Criterion) -> Result<Self, EngineError> {
         match c {
             Criterion::Dbil => Ok(SumCriterion::Dbil),
             Criterion::Wcsd => Ok(SumCriterion::Wcsd),
+            Criterion::Sse => Ok(SumCriterion::Sse),
             criterion => Err(EngineError::UnsupportedCriterion {
                 engine: Engine::Colgen,
                 criterion,
@@ -91,7 +101,7 @@ pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCrite
         .collect();
     match criterion {
         SumCriterion::Dbil => refine_dbil(oracle, &first),
-        SumCriterion::Wcsd => first,
+        SumCriterion::Wcsd | SumCriterion::Sse => first,
     }
 }
 
@@ -142,7 +152,7 @@ mod tests {
     #[test]
     fn class_costs_match_column_costs() {
         let inst = line();
-        for c in [SumCriterion::Dbil, SumCriterion::Wcsd] {
+        for c in [SumCriterion::Dbil, SumCriterion::Wcsd, SumCriterion::Sse] {
             for members in [vec![0usize, 1, 2], vec![5, 3], vec![4], vec![0, 5, 2, 3]] {
                 let m32: Vec<u32> = members.iter().map(|&i| i as u32).collect();
                 assert_eq!(
@@ -153,15 +163,22 @@ mod tests {
         }
         assert_eq!(SumCriterion::Dbil.class_cost(&inst, &[0, 1, 2]), 9);
         assert_eq!(SumCriterion::Wcsd.class_cost(&inst, &[0, 1, 2]), 6);
+        // (1 + 3 + 2) / 3
+        assert_eq!(SumCriterion::Sse.class_cost(&inst, &[0, 1, 2]), 2);
     }
 
     #[test]
     fn record_bounds_match_column_generation_or_refine_it() {
         let inst = line();
-        assert_eq!(
-            record_bounds(&inst, SumCriterion::Wcsd),
-            start::record_bounds(&inst, Criterion::Wcsd)
-        );
+        for (c, criterion) in [
+            (SumCriterion::Wcsd, Criterion::Wcsd),
+            (SumCriterion::Sse, Criterion::Sse),
+        ] {
+            assert_eq!(
+                record_bounds(&inst, c),
+                start::record_bounds(&inst, criterion)
+            );
+        }
         let plain = start::record_bounds(&inst, Criterion::Dbil);
         let refined = record_bounds(&inst, SumCriterion::Dbil);
         // Points 0, 1, 3, 10, 14, 15 with k 2, 2, 3, 2, 2, 3. Record 4's nearest (15, at 1)
@@ -177,6 +194,10 @@ mod tests {
         assert_eq!(
             SumCriterion::try_from(Criterion::Wcsd).unwrap(),
             SumCriterion::Wcsd
+        );
+        assert_eq!(
+            SumCriterion::try_from(Criterion::Sse).unwrap(),
+            SumCriterion::Sse
         );
         assert!(SumCriterion::try_from(Criterion::Diameter).is_err());
         assert!(SumCriterion::try_from(Criterion::Split).is_err());

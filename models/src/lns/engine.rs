@@ -62,7 +62,7 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
         num_classes: classes.len(),
         dbil: match criterion {
             SumCriterion::Dbil => start_objective,
-            SumCriterion::Wcsd => class_cost(SumCriterion::Dbil),
+            SumCriterion::Wcsd | SumCriterion::Sse => class_cost(SumCriterion::Dbil),
         },
         warm_start: true,
         neighbourhood: None,

@@ -164,7 +164,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         let inc = Incumbent::new(oracle, criterion, start, &bounds);
         let dbil = match criterion {
             SumCriterion::Dbil => inc.objective(),
-            SumCriterion::Wcsd => start
+            SumCriterion::Wcsd | SumCriterion::Sse => start
                 .classes()
                 .iter()
                 .map(|c| SumCriterion::Dbil.class_cost(oracle, c))
@@ -405,7 +405,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             return false;
         }
         let classes_after = new.len();
-        if self.criterion == SumCriterion::Wcsd {
+        if self.criterion != SumCriterion::Dbil {
             let dbil = |c: &[usize]| SumCriterion::Dbil.class_cost(self.oracle, c);
             let before: i64 = job
                 .classes
@@ -442,7 +442,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             num_classes: self.inc.num_classes(),
             dbil: match self.criterion {
                 SumCriterion::Dbil => self.inc.objective(),
-                SumCriterion::Wcsd => self.dbil,
+                SumCriterion::Wcsd | SumCriterion::Sse => self.dbil,
             },
         };
         if let Some(cb) = self.on_improvement.as_mut() {

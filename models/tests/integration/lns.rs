@@ -4,7 +4,7 @@
 //! distance oracle computing distances on the fly gives the same search as the dense matrix;
 //! as an engine run its per-record bound never exceeds the brute-force optimum, at any stop.
 
-use crate::common::{random_instance, random_matrix_instance};
+use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::start::{greedy_cover, partition_cost};
 use optik_models::lns::{run_lns_engine, LnsEngineOptions, LnsStop, NeighbourhoodRule, SeedBias};
@@ -107,6 +107,46 @@ proptest! {
         check_valid(&inst, c, &start, &r);
         prop_assert_eq!(r.objective, opt);
         prop_assert_eq!(r.stop, LnsStop::Optimal);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// SSE (column generation's improver for microaggregation): valid partitions no worse than
+    /// the start; with one neighbourhood holding everything, the brute-force optimum (squared
+    /// Euclidean instances whose class terms are exact); per-record bounds under it.
+    #[test]
+    fn sse_search_is_valid_and_exact_on_the_whole_instance(
+        n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(), threads in 1usize..=2,
+    ) {
+        let inst = random_sse_instance(n, KS[ks], seed);
+        let c = Criterion::Sse;
+        let (_, opt) = brute_force(&inst, c, 1).expect("k_i ≤ n: always feasible");
+        let start = greedy_cover(&inst);
+        let small = solve_lns(&inst, &start, LnsOptions {
+            criterion: c,
+            size: 4,
+            min_size: 2,
+            max_size: 6,
+            threads,
+            seed,
+            max_neighbourhoods: Some(6),
+            ..LnsOptions::default()
+        }).unwrap();
+        check_valid(&inst, c, &start, &small);
+        let whole = solve_lns(&inst, &start, LnsOptions {
+            criterion: c,
+            size: n,
+            max_size: n,
+            threads,
+            seed,
+            ..LnsOptions::default()
+        }).unwrap();
+        check_valid(&inst, c, &start, &whole);
+        prop_assert_eq!(whole.objective, opt);
+        let bound: f64 = optik_models::lns::cost::record_bounds(&inst, optik_models::lns::SumCriterion::Sse).iter().sum();
+        prop_assert!(bound <= opt as f64 + 1e-9, "per-record bound {bound} > optimum {opt}");
     }
 }
 
