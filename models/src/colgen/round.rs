@@ -123,7 +123,13 @@ pub(super) fn price_round(
         // at least value(point) + the reduced costs its classes can sum to (one root task's
         // minimum per class, or (number of classes)·min_rc; `Found::lagrangian_sum`).
         let lagrange = |found: &pricing::Found, at: &Duals| {
-            at.value() + found.lagrangian_sum(max_classes as usize)
+            let l = at.value() + found.lagrangian_sum(max_classes as usize);
+            if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                let most_negative = found.columns.iter().map(|c| c.0).fold(0.0, f64::min);
+                let uniform = at.value() + max_classes * most_negative;
+                eprintln!("lagrange {l:.1} (uniform {uniform:.1})");
+            }
+            l
         };
         if !found.partial {
             let l = lagrange(&found, &point);
