@@ -5,7 +5,7 @@ use super::branch;
 use super::column::Column;
 use super::master::{LpSolution, Master};
 use super::options::{ColgenOptions, Proof};
-use super::pricing::{search, Mode};
+use super::pricing::{search, Mode, SearchOptions};
 use super::round::{age_pool, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
@@ -140,21 +140,30 @@ fn start_run(
         pi: m.clone(),
         cuts: Vec::new(),
     };
+    // Large classes make this search slow (sse at k = 10 on Census: the whole 10-minute limit,
+    // before any LP was solved): it gets a share of the limit and keeps what it found by then.
+    let seed_end = t + opts
+        .time_limit
+        .map_or(Duration::from_secs(30), |l| l.mul_f64(SEED_SHARE));
+    let seed_deadline = Some(run.deadline.map_or(seed_end, |d| d.min(seed_end)));
     for _ in 0..6 {
         let found = search(
             inst,
             &seed_duals,
-            &pricing_options(
-                opts,
-                &run,
-                Mode::Best {
-                    k: 5 * n,
-                    threshold: tau,
-                },
-            ),
+            &SearchOptions {
+                deadline: seed_deadline,
+                ..pricing_options(
+                    opts,
+                    &run,
+                    Mode::Best {
+                        k: 5 * n,
+                        threshold: tau,
+                    },
+                )
+            },
         );
         let full = found.columns.len() >= 5 * n;
-        if full || run.out_of_time() {
+        if full || found.timed_out || run.out_of_time() {
             for (_, c) in found.columns {
                 master.add_column(c);
             }
@@ -202,11 +211,14 @@ fn column_generation(
         )
     });
     let mut improved_early = false;
+    let early_at = early_search_at(inst, opts, run);
+    let early_due =
+        |improved_early: bool| !improved_early && early_at.is_some_and(|at| Instant::now() >= at);
     let (sol, min_rc): (LpSolution, f64) = loop {
         if run.out_of_time() {
             return Err("time limit during column generation");
         }
-        if !improved_early && slow_convergence(inst, opts, run) {
+        if early_due(improved_early) {
             improved_early = true;
             if improve_early(inst, opts, run) {
                 if let Some((p, _)) = &run.best {
@@ -234,6 +246,12 @@ fn column_generation(
             );
         }
         let t = Instant::now();
+        // A pricing round may take minutes at large k: it stops when the early search is due
+        // (the round is then priced again after it).
+        let hard = run.deadline;
+        if let (false, Some(at)) = (improved_early, early_at) {
+            run.deadline = Some(hard.map_or(at, |h| h.min(at)));
+        }
         let round = price_round(
             inst,
             opts,
@@ -244,7 +262,11 @@ fn column_generation(
             None,
             max_classes,
         );
+        run.deadline = hard;
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        if round.is_err() && early_due(improved_early) && !run.out_of_time() {
+            continue;
+        }
         let Round {
             added,
             min_rc,
@@ -263,7 +285,7 @@ fn column_generation(
             run.stats.lp_bound = Some(sol.objective);
         }
         run.stats.lp_bound_cuts = Some(sol.objective);
-        if master.cuts.is_empty() && slow_convergence(inst, opts, run) {
+        if master.cuts.is_empty() && early_due(improved_early) {
             // A root LP that converged slowly leaves little time: the incumbent gets the LP's
             // rounding and the improver before the cuts (both run again before the proof).
             lp_rounding(inst, opts, run, master, &sol);
@@ -459,6 +481,10 @@ fn lp_rounding(
     }
 }
 
+/// Share of the time limit the least-slack columns of the first master may take (no limit:
+/// 30 s).
+const SEED_SHARE: f64 = 0.05;
+
 /// Share of a MIP's time limit kept back for HiGHS' overrun (at least 1 s).
 const MIP_MARGIN: f64 = 0.1;
 
@@ -478,18 +504,18 @@ const IMPROVE_EARLY_SHARE: f64 = 0.15;
 /// limit: after 5 s).
 const SLOW_ROOT_SHARE: f64 = 0.1;
 
-/// True when the root LP of a large instance is still converging (or only just converged)
-/// after [`SLOW_ROOT_SHARE`] of the limit, so the improver should run now rather than after the
-/// cuts (instances whose LP converges at once, e.g. k_i over {2, 3} at n = 1,000 in about a
-/// second, never run it early).
-fn slow_convergence(inst: &Instance, opts: &ColgenOptions, run: &Run) -> bool {
+/// When the root LP of a large instance counts as converging slowly: [`SLOW_ROOT_SHARE`] of the
+/// limit after the start (`None`: no early search). From then on the improver runs as soon as
+/// possible rather than after the cuts (instances whose LP converges at once, e.g. k_i over
+/// {2, 3} at n = 1,000 in about a second, never run it early).
+fn early_search_at(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Option<Instant> {
     if inst.n < IMPROVE_MIN_RECORDS || !opts.improve_early || opts.improve.is_none() {
-        return false;
+        return None;
     }
     let after = opts
         .time_limit
         .map_or(Duration::from_secs(5), |t| t.mul_f64(SLOW_ROOT_SHARE));
-    run.start.elapsed() >= after
+    Some(run.start + after)
 }
 
 /// While the root LP converges slowly: the warm starts lie far above the optimum at large k
