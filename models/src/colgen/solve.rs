@@ -121,10 +121,7 @@ fn start_run(
         master.add_artificials(run.cap as f64);
     }
     for p in &seeds {
-        for class in p.classes() {
-            let members = class.iter().map(|&i| i as u32).collect();
-            master.add_column(Column::new(inst, criterion, members));
-        }
+        add_classes(inst, criterion, &mut master, p);
     }
     if criterion == Criterion::Sse && extra.is_empty() {
         for c in super::neighbours::nearest_columns(inst, criterion) {
@@ -222,10 +219,7 @@ fn column_generation(
             improved_early = true;
             if improve_early(inst, opts, run) {
                 if let Some((p, _)) = &run.best {
-                    for class in p.classes() {
-                        let members = class.iter().map(|&i| i as u32).collect();
-                        master.add_column(Column::new(inst, opts.criterion, members));
-                    }
+                    add_classes(inst, opts.criterion, master, p);
                 }
             }
         }
@@ -478,6 +472,14 @@ fn lp_rounding(
     }
     if let (Some(p), Some(cost)) = (p, cost) {
         run.offer(inst, p, cost, false);
+    }
+}
+
+/// Adds the classes of `p` to the master as columns.
+fn add_classes(inst: &Instance, criterion: Criterion, master: &mut Master, p: &Partition) {
+    for class in p.classes() {
+        let members = class.iter().map(|&i| i as u32).collect();
+        master.add_column(Column::new(inst, criterion, members));
     }
 }
 
