@@ -527,22 +527,40 @@ fn early_search_at(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Option<I
 /// limit here; the caller adds its classes to the master. True when it found a better
 /// partition.
 fn improve_early(inst: &Instance, opts: &ColgenOptions, run: &mut Run) -> bool {
-    let (Some(improve), Some((p, ub))) = (opts.improve.as_ref(), run.best.clone()) else {
-        return false;
-    };
     let share = match opts.time_limit {
         Some(limit) => limit.mul_f64(IMPROVE_EARLY_SHARE),
         None => Duration::from_secs(10),
     };
+    let end = Instant::now() + share;
+    run_improver(
+        inst,
+        opts,
+        run,
+        "early improver",
+        run.deadline.map_or(end, |d| d.min(end)),
+    )
+}
+
+/// Runs the improver on the incumbent until `deadline` and offers its partition when it is
+/// valid (k_i and the class constraints) and better. True when the incumbent improved.
+fn run_improver(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    what: &str,
+    deadline: Instant,
+) -> bool {
+    let (Some(improve), Some((p, ub))) = (opts.improve.as_ref(), run.best.clone()) else {
+        return false;
+    };
     let t = Instant::now();
-    let end = run.deadline.map_or(t + share, |d| d.min(t + share));
-    let Some(q) = improve(inst, &p, end) else {
+    let Some(q) = improve(inst, &p, deadline) else {
         return false;
     };
     let cost = start::partition_cost(inst, opts.criterion, &q);
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "early improver: {ub} -> {cost} in {:.2} s",
+            "{what}: {ub} -> {cost} in {:.2} s",
             t.elapsed().as_secs_f64()
         );
     }
@@ -567,16 +585,13 @@ const IMPROVE_GAP: f64 = 0.005;
 /// (the proof closes those faster: Adult 80/20 n = 1,000 at a 0.6% gap took 23 s with the whole
 /// share, 8 s without the search).
 fn improve_incumbent(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) {
-    let Some(improve) = opts.improve.as_ref() else {
+    let Some((_, ub)) = run.best.as_ref().filter(|_| opts.improve.is_some()) else {
         return;
     };
-    let Some((p, ub)) = run.best.clone() else {
-        return;
-    };
+    let ub = *ub;
     if inst.n < IMPROVE_MIN_RECORDS || (ub as f64 - z) <= IMPROVE_GAP * z.abs().max(1.0) {
         return;
     }
-    let now = Instant::now();
     // Small gaps are the proof's: the search's time grows with the gap, in full from 5%.
     let weight = ((ub as f64 - z) / z.abs().max(1.0) / IMPROVE_FULL_GAP).min(1.0);
     let share = match run.remaining() {
@@ -587,22 +602,7 @@ fn improve_incumbent(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f6
             .max(Duration::from_secs(10))
             .mul_f64(weight),
     };
-    let t = Instant::now();
-    let better = improve(inst, &p, now + share);
-    let cost = better
-        .as_ref()
-        .map(|q| start::partition_cost(inst, opts.criterion, q));
-    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-        eprintln!(
-            "improver: {ub} -> {cost:?} in {:.2} s",
-            t.elapsed().as_secs_f64()
-        );
-    }
-    if let (Some(q), Some(cost)) = (better, cost) {
-        if q.violations(&inst.k).is_empty() && opts.constraints.partition_ok(q.labels()) {
-            run.offer(inst, q, cost, false);
-        }
-    }
+    run_improver(inst, opts, run, "improver", Instant::now() + share);
 }
 
 /// Primal step: the restricted master MIP over the 3n pool columns of least reduced cost (the
