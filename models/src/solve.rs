@@ -6,12 +6,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::colgen::{solve_colgen, ColgenOptions, Improver};
+use crate::colgen::{solve_colgen, ColgenOptions, Companion, Improver, Publish};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
 use crate::engine::{
     BoundCallback, Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status,
 };
+use crate::lns::cost::SumCriterion;
 use crate::lns::{solve_lns, LnsOptions};
 use crate::mip::solve_mip;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
@@ -255,6 +256,8 @@ fn run_colgen(
             on_bound: opts.on_bound,
             improve: (opts.constraints.is_empty() && lns_in_colgen())
                 .then(|| lns_improver(opts.criterion)),
+            companion: (opts.constraints.is_empty() && lns_companion_in_colgen())
+                .then(|| lns_companion(opts.criterion)),
             constraints: opts.constraints,
             ..ColgenOptions::default()
         },
@@ -267,6 +270,45 @@ fn run_colgen(
 /// [`ColgenOptions::improve_early`]).
 fn lns_in_colgen() -> bool {
     std::env::var("OPTIK_COLGEN_LNS").map_or(true, |v| v != "0")
+}
+
+/// Column generation runs the large-neighbourhood search beside it on its own thread unless
+/// `OPTIK_COLGEN_LNS` is `0`, `proof` or `blocking` (ablation knobs: `blocking` is the search
+/// taking turns with the LP, while it converges slowly and before the proof).
+fn lns_companion_in_colgen() -> bool {
+    !matches!(
+        std::env::var("OPTIK_COLGEN_LNS").as_deref(),
+        Ok("0" | "proof" | "blocking")
+    )
+}
+
+/// The large-neighbourhood search as column generation's companion: on the cores column
+/// generation leaves (all but one), its per-record bounds computed once for all its restarts.
+fn lns_companion(criterion: Criterion) -> Companion {
+    let bounds = std::sync::OnceLock::new();
+    Box::new(
+        move |inst: &Instance, start: &Partition, deadline: Option<Instant>, publish: Publish| {
+            let record_bounds = bounds
+                .get_or_init(|| {
+                    SumCriterion::try_from(criterion)
+                        .map(|c| crate::lns::cost::record_bounds(inst, c))
+                        .ok()
+                })
+                .clone();
+            let _ = solve_lns(
+                inst,
+                start,
+                LnsOptions {
+                    criterion,
+                    deadline,
+                    threads: rayon::current_num_threads().saturating_sub(1).max(1),
+                    on_partition: Some(Box::new(move |p, ev| publish(p, ev))),
+                    record_bounds,
+                    ..LnsOptions::default()
+                },
+            );
+        },
+    )
 }
 
 /// The large-neighbourhood search as column generation's improver (no class constraints: the

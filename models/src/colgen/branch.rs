@@ -103,6 +103,7 @@ pub(super) fn branch_and_price(
         id: next_id,
     });
     let end = loop {
+        run.sync_companion(inst);
         // The tree's bound: the smallest open bound (never below what the root proved).
         if let Some(top) = open.peek() {
             run.raise_lower(top.bound);

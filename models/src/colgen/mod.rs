@@ -5,6 +5,7 @@
 
 mod branch;
 pub mod column;
+mod companion;
 pub mod cuts;
 pub mod master;
 pub mod neighbours;
@@ -18,5 +19,6 @@ mod solve;
 mod stabilisation;
 pub mod start;
 
+pub use companion::{Companion, Publish};
 pub use options::{ColgenOptions, Improver, Proof};
 pub use solve::{root_lp, solve_colgen};

@@ -28,10 +28,13 @@ pub struct ColgenOptions {
     pub on_bound: Option<BoundCallback>,
     /// Improves the incumbent before the proof when the root gap is large (see [`Improver`]).
     pub improve: Option<Improver>,
-    /// The improver also runs before the root LP and at its first convergence (from 500
-    /// records). Default true; `OPTIK_COLGEN_LNS=proof` keeps only the run before the proof
-    /// (an ablation knob).
+    /// The improver also runs while the root LP converges slowly and at its first convergence
+    /// (from 500 records). Default true; `OPTIK_COLGEN_LNS=proof` keeps only the run before
+    /// the proof (an ablation knob).
     pub improve_early: bool,
+    /// A search on its own thread for the whole run (from 500 records, without class
+    /// constraints; [`super::companion`]). When it runs, the blocking improver does not.
+    pub companion: Option<super::Companion>,
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,
@@ -96,6 +99,7 @@ impl Default for ColgenOptions {
             on_bound: None,
             improve: None,
             improve_early: std::env::var("OPTIK_COLGEN_LNS").map_or(true, |v| v != "proof"),
+            companion: None,
             constraints: ClassConstraints::default(),
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),
@@ -116,6 +120,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)
+            .field("companion", &self.companion.is_some())
             .finish_non_exhaustive()
     }
 }

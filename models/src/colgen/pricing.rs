@@ -93,6 +93,8 @@ struct Ctx<'a> {
     count: AtomicUsize,
     abort: AtomicBool,
     deadline: Option<Instant>,
+    /// The calling thread's stop token (the root tasks run on rayon's threads).
+    token: Option<std::sync::Arc<AtomicBool>>,
     timed_out: AtomicBool,
     /// Partial pricing: each root task stops after this many nodes once it found a column.
     node_budget: Option<u64>,
@@ -341,6 +343,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         count: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
         deadline,
+        token: crate::stop::token(),
         timed_out: AtomicBool::new(false),
         node_budget,
         extra,
@@ -519,7 +522,9 @@ impl Dfs {
             kmax,
         } = prefix;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) && crate::stop::past(ctx.deadline) {
+        if self.nodes.is_multiple_of(4096)
+            && crate::stop::past_under(ctx.token.as_deref(), ctx.deadline)
+        {
             ctx.timed_out.store(true, Ordering::Relaxed);
             ctx.abort.store(true, Ordering::Relaxed);
         }

@@ -2,11 +2,13 @@
 //! counters and timeline, and how it ends.
 
 use super::column::Column;
+use super::companion::{Found, Link};
 use super::start;
 use crate::engine::{
     BoundCallback, BoundEvent, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
 };
 use crate::{Criterion, Instance, Partition};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Pricing nodes per round, shared out over the root tasks: a task that found improving columns
@@ -37,6 +39,10 @@ pub(super) struct Run {
     /// More than any partition can cost: the cost of an artificial column, and the upper bound
     /// the proof works against while no partition is known.
     pub(super) cap: i64,
+    /// The companion search running beside the run, if any ([`super::companion`]).
+    pub(super) companion: Option<Arc<Link>>,
+    /// The criterion the run optimises (its partitions' costs are checked in it).
+    pub(super) criterion: Criterion,
 }
 
 impl Run {
@@ -66,11 +72,59 @@ impl Run {
         if self.best.as_ref().is_some_and(|(_, b)| *b <= cost) {
             return;
         }
+        let dbil = start::partition_cost(inst, Criterion::Dbil, &p);
+        self.record(p, cost, dbil, warm);
+    }
+
+    /// Takes the companion's best partition when it beats the incumbent (and returns it, so
+    /// column generation can add its classes), and restarts the companion from the incumbent
+    /// when the run found a better one itself.
+    pub(super) fn sync_companion(&mut self, inst: &Instance) -> Option<Partition> {
+        let link = self.companion.clone()?;
+        let trace = std::env::var_os("OPTIK_COLGEN_TRACE").is_some();
+        let mut taken = None;
+        if let Some((p, cost, dbil)) = link.take().and_then(|f| self.checked(inst, f)) {
+            if cost < self.ub() {
+                if trace {
+                    eprintln!(
+                        "companion: {} -> {cost} t {:.2}",
+                        self.ub(),
+                        self.start.elapsed().as_secs_f64()
+                    );
+                }
+                self.record(p.clone(), cost, dbil, false);
+                taken = Some(p);
+            }
+        }
+        if let Some((p, cost)) = &self.best {
+            if link.post(p, *cost) && trace {
+                eprintln!(
+                    "companion: restarted from {cost} t {:.2}",
+                    self.start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        taken
+    }
+
+    /// The companion's partition with its costs recomputed here, if it is k_i-anonymous (the
+    /// run trusts no cost it did not compute).
+    fn checked(&self, inst: &Instance, (p, _, _): Found) -> Option<Found> {
+        if p.len() != inst.n || !p.violations(&inst.k).is_empty() {
+            return None;
+        }
+        let cost = start::partition_cost(inst, self.criterion, &p);
+        let dbil = start::partition_cost(inst, Criterion::Dbil, &p);
+        Some((p, cost, dbil))
+    }
+
+    /// Makes `p` (cost `cost`, dbil `dbil`, better than the incumbent) the incumbent.
+    fn record(&mut self, p: Partition, cost: i64, dbil: i64, warm: bool) {
         let ev = SolutionEvent {
             elapsed_s: self.start.elapsed().as_secs_f64(),
             objective: cost,
             num_classes: p.num_classes(),
-            dbil: start::partition_cost(inst, Criterion::Dbil, &p),
+            dbil,
             warm_start: warm,
             neighbourhood: None,
         };
@@ -90,7 +144,20 @@ impl Run {
         self.ub().min(self.cap)
     }
 
-    pub(super) fn finish(self, mut status: Status, mut note: Option<String>) -> EngineResult {
+    pub(super) fn finish(
+        mut self,
+        inst: &Instance,
+        mut status: Status,
+        mut note: Option<String>,
+    ) -> EngineResult {
+        if let Some(link) = self.companion.take() {
+            link.stop();
+            if let Some((p, cost, dbil)) = link.take().and_then(|f| self.checked(inst, f)) {
+                if cost < self.ub() {
+                    self.record(p, cost, dbil, false);
+                }
+            }
+        }
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
             eprintln!(
                 "finish: {status:?} {note:?} lower {} ub {}",
@@ -172,6 +239,10 @@ pub(super) fn partition_of(n: usize, columns: &[&Column]) -> Partition {
 mod tests {
     use super::*;
 
+    fn two() -> Instance {
+        Instance::new(1000.0, vec![2, 2], vec![vec![0, 1], vec![1, 0]]).expect("valid")
+    }
+
     fn run_with(best: i64, lower: f64) -> Run {
         Run {
             start: Instant::now(),
@@ -184,6 +255,8 @@ mod tests {
             on_bound: None,
             reported: i64::MIN,
             cap: 1_000,
+            companion: None,
+            criterion: Criterion::Dbil,
         }
     }
 
@@ -193,11 +266,11 @@ mod tests {
     #[test]
     fn a_bound_meeting_the_incumbent_is_a_proof() {
         let note = Some("time limit in the proof MIP".to_string());
-        let r = run_with(637, 636.2).finish(Status::Feasible, note.clone());
+        let r = run_with(637, 636.2).finish(&two(), Status::Feasible, note.clone());
         assert_eq!(r.status, Status::Optimal);
         assert_eq!(r.lower_bound, Some(637));
         assert_eq!(r.note, None);
-        let r = run_with(637, 635.5).finish(Status::Feasible, note.clone());
+        let r = run_with(637, 635.5).finish(&two(), Status::Feasible, note.clone());
         assert_eq!(r.status, Status::Feasible);
         assert_eq!(r.lower_bound, Some(636));
         assert_eq!(r.note, note);

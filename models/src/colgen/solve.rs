@@ -3,6 +3,7 @@
 
 use super::branch;
 use super::column::Column;
+use super::companion::Link;
 use super::master::{LpSolution, Master};
 use super::options::{ColgenOptions, Proof};
 use super::pricing::{search, Mode, SearchOptions};
@@ -14,6 +15,7 @@ use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
 use crate::root_lp::{Duals, RootLp};
 use crate::{Criterion, Instance, Partition};
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Solves dbil or wcsd to proven optimality by column generation (or reports LB, UB and the gap
@@ -38,15 +40,39 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
         Ok(x) => x,
         Err(r) => return Ok(*r),
     };
-    Ok(
-        match column_generation(inst, &opts, &mut run, &mut master) {
-            Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &mut master, &sol, min_rc),
-            Err(note) => {
-                run.stats.columns = master.columns.len();
-                run.finish(Status::Feasible, Some(note.to_string()))
-            }
-        },
-    )
+    let companion = opts
+        .companion
+        .take()
+        .filter(|_| inst.n >= IMPROVE_MIN_RECORDS && opts.constraints.is_empty());
+    std::thread::scope(|scope| {
+        // Stops the companion if the run unwinds before `finish` stopped it.
+        let mut _guard = None;
+        if let (Some(companion), Some((p, cost))) = (companion.as_ref(), run.best.clone()) {
+            let link = Link::new(inst, cost);
+            run.companion = Some(Arc::clone(&link));
+            _guard = Some(AbandonOnDrop(Arc::clone(&link)));
+            let deadline = run.deadline;
+            scope.spawn(move || link.drive(inst, companion, deadline, p));
+        }
+        Ok(
+            match column_generation(inst, &opts, &mut run, &mut master) {
+                Ok((sol, min_rc)) => prove(inst, criterion, &opts, run, &mut master, &sol, min_rc),
+                Err(note) => {
+                    run.stats.columns = master.columns.len();
+                    run.finish(inst, Status::Feasible, Some(note.to_string()))
+                }
+            },
+        )
+    })
+}
+
+/// Tells the companion to stop when dropped (a no-op once the run's `finish` stopped it).
+struct AbandonOnDrop(Arc<Link>);
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        self.0.abandon();
+    }
 }
 
 /// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
@@ -90,11 +116,15 @@ fn start_run(
         on_bound: opts.on_bound.take(),
         reported: i64::MIN,
         cap: cost_cap(inst, criterion),
+        companion: None,
+        criterion,
     };
     if n == 0 {
-        return Err(Box::new(
-            run.finish(Status::Infeasible, Some("empty instance".into())),
-        ));
+        return Err(Box::new(run.finish(
+            inst,
+            Status::Infeasible,
+            Some("empty instance".into()),
+        )));
     }
     // Incumbent: the best valid warm start, or the greedy cover (when they meet the constraints).
     let extra = &opts.constraints;
@@ -215,6 +245,9 @@ fn column_generation(
         if run.out_of_time() {
             return Err("time limit during column generation");
         }
+        if let Some(p) = run.sync_companion(inst) {
+            add_classes(inst, opts.criterion, master, &p);
+        }
         if early_due(improved_early) {
             improved_early = true;
             if improve_early(inst, opts, run) {
@@ -284,6 +317,10 @@ fn column_generation(
             // rounding and the improver before the cuts (both run again before the proof).
             lp_rounding(inst, opts, run, master, &sol);
             improve_incumbent(inst, opts, run, sol.duals.value());
+        } else if master.cuts.is_empty() && !improved_early && run.companion.is_some() {
+            // The first convergence: the LP's rounding restarts the companion from there.
+            lp_rounding(inst, opts, run, master, &sol);
+            run.sync_companion(inst);
         }
         // Past the first convergence the search no longer runs "early".
         improved_early = true;
@@ -337,12 +374,17 @@ fn prove(
     }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
+        run.sync_companion(inst);
         let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
         if target < 0.0 {
-            return run.finish(Status::Optimal, None);
+            return run.finish(inst, Status::Optimal, None);
         }
         if run.out_of_time() {
-            return run.finish(Status::Feasible, Some("time limit during the proof".into()));
+            return run.finish(
+                inst,
+                Status::Feasible,
+                Some("time limit during the proof".into()),
+            );
         }
         let t = Instant::now();
         let (cols, complete_to) = match theta {
@@ -363,7 +405,7 @@ fn prove(
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
-                    return run.finish(Status::Feasible, Some(note));
+                    return run.finish(inst, Status::Feasible, Some(note));
                 }
                 let reach = if found.columns.len() < k {
                     target
@@ -389,7 +431,7 @@ fn prove(
                 );
                 if found.timed_out {
                     let note = "time limit during enumeration".to_string();
-                    return run.finish(Status::Feasible, Some(note));
+                    return run.finish(inst, Status::Feasible, Some(note));
                 }
                 if found.over_budget {
                     run.stats.pricing_time_s += t.elapsed().as_secs_f64();
@@ -398,7 +440,7 @@ fn prove(
                             "column budget {} exceeded at reduced-cost threshold {th:.1}",
                             opts.column_budget
                         );
-                        return run.finish(Status::Feasible, Some(note));
+                        return run.finish(inst, Status::Feasible, Some(note));
                     }
                     // Too many columns below the gap: branching needs none of them.
                     drop(found);
@@ -413,11 +455,15 @@ fn prove(
         let remaining = run.remaining();
         let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, remaining);
         if !out.proven {
-            return run.finish(Status::Feasible, Some("time limit in the proof MIP".into()));
+            return run.finish(
+                inst,
+                Status::Feasible,
+                Some("time limit in the proof MIP".into()),
+            );
         }
         let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
         if complete_to >= target {
-            return run.finish(Status::Optimal, None);
+            return run.finish(inst, Status::Optimal, None);
         }
         // No better solution uses only columns below complete_to: raise the bound accordingly.
         run.raise_lower(z + complete_to - slack);
@@ -439,8 +485,8 @@ fn prove_by_tree(
         eprintln!("tree: {tree:?}");
     }
     match end {
-        branch::TreeEnd::Proven => run.finish(Status::Optimal, None),
-        branch::TreeEnd::Stopped(why) => run.finish(Status::Feasible, Some(why.into())),
+        branch::TreeEnd::Proven => run.finish(inst, Status::Optimal, None),
+        branch::TreeEnd::Stopped(why) => run.finish(inst, Status::Feasible, Some(why.into())),
     }
 }
 
@@ -511,7 +557,11 @@ const SLOW_ROOT_SHARE: f64 = 0.1;
 /// possible rather than after the cuts (instances whose LP converges at once, e.g. k_i over
 /// {2, 3} at n = 1,000 in about a second, never run it early).
 fn early_search_at(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Option<Instant> {
-    if inst.n < IMPROVE_MIN_RECORDS || !opts.improve_early || opts.improve.is_none() {
+    if inst.n < IMPROVE_MIN_RECORDS
+        || !opts.improve_early
+        || opts.improve.is_none()
+        || run.companion.is_some()
+    {
         return None;
     }
     let after = opts
@@ -585,6 +635,9 @@ const IMPROVE_GAP: f64 = 0.005;
 /// (the proof closes those faster: Adult 80/20 n = 1,000 at a 0.6% gap took 23 s with the whole
 /// share, 8 s without the search).
 fn improve_incumbent(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) {
+    if run.companion.is_some() {
+        return; // the companion search does this job on the other core
+    }
     let Some((_, ub)) = run.best.as_ref().filter(|_| opts.improve.is_some()) else {
         return;
     };

@@ -44,6 +44,10 @@ impl std::fmt::Display for LnsEvent {
 /// Receives every improvement, on the thread that called [`super::solve_lns`].
 pub type ImprovementCallback = Box<dyn FnMut(&LnsEvent)>;
 
+/// Receives the whole partition after every improvement, with the improvement, on the thread
+/// that called [`super::solve_lns`].
+pub type PartitionCallback = Box<dyn FnMut(&crate::Partition, &LnsEvent)>;
+
 /// Options of [`super::solve_lns`].
 pub struct LnsOptions {
     /// dbil or wcsd.
@@ -80,6 +84,9 @@ pub struct LnsOptions {
     pub cuts: bool,
     /// Called on every improvement.
     pub on_improvement: Option<ImprovementCallback>,
+    /// Called with the partition after every improvement (column generation's companion
+    /// search hands its incumbents over this way).
+    pub on_partition: Option<PartitionCallback>,
     /// The per-record bounds when the caller computed them already
     /// ([`cost::record_bounds`] of the oracle and criterion).
     pub record_bounds: Option<Vec<f64>>,
@@ -104,6 +111,7 @@ impl Default for LnsOptions {
             column_budget: 1_000_000,
             cuts: true,
             on_improvement: None,
+            on_partition: None,
             record_bounds: None,
         }
     }

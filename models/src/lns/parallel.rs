@@ -37,19 +37,24 @@ pub fn drive<O: DistanceOracle + ?Sized>(
     let (job_tx, job_rx) = mpsc::channel();
     let job_rx = Mutex::new(job_rx);
     let (res_tx, res_rx) = mpsc::channel::<Outcome>();
+    // Workers stop with this thread's stop token too (column generation's companion search).
+    let token = crate::stop::token();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let res_tx = res_tx.clone();
             let job_rx = &job_rx;
-            scope.spawn(move || loop {
-                let job = job_rx.lock().expect("no worker panics holding it").recv();
-                let Ok(job) = job else { break };
-                let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    solve_job(oracle, criterion, limits, job)
-                }));
-                if res_tx.send(out).is_err() {
-                    break;
-                }
+            let token = token.clone();
+            scope.spawn(move || {
+                crate::stop::with_token(token, || loop {
+                    let job = job_rx.lock().expect("no worker panics holding it").recv();
+                    let Ok(job) = job else { break };
+                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        solve_job(oracle, criterion, limits, job)
+                    }));
+                    if res_tx.send(out).is_err() {
+                        break;
+                    }
+                })
             });
         }
         drop(res_tx);

@@ -6,7 +6,7 @@
 use super::cost::SumCriterion;
 use super::incumbent::Incumbent;
 use super::neighbourhood::{neighbourhood, NeighbourhoodRule, SeedOrder};
-use super::options::{Drive, ImprovementCallback, LnsEvent, LnsOptions};
+use super::options::{Drive, ImprovementCallback, LnsEvent, LnsOptions, PartitionCallback};
 use super::oracle::{sub_instance, DistanceOracle};
 use super::outcome::LnsStats;
 use crate::engine::{EngineError, EngineResult, Status};
@@ -124,6 +124,7 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     dbil: i64,
     start: Instant,
     on_improvement: Option<ImprovementCallback>,
+    on_partition: Option<PartitionCallback>,
     /// Counters.
     pub stats: LnsStats,
     /// Every improvement, in order.
@@ -150,7 +151,8 @@ fn key(classes: &[usize]) -> u64 {
 }
 
 impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
-    /// A search from `start` (valid, checked by the caller); `opts.on_improvement` moves in.
+    /// A search from `start` (valid, checked by the caller); `opts.on_improvement` and
+    /// `opts.on_partition` move in.
     pub fn new(
         oracle: &'o O,
         criterion: SumCriterion,
@@ -196,6 +198,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             whole_proven: false,
             start: Instant::now(),
             on_improvement: opts.on_improvement.take(),
+            on_partition: opts.on_partition.take(),
             timeline: Vec::new(),
         }
     }
@@ -447,6 +450,9 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         };
         if let Some(cb) = self.on_improvement.as_mut() {
             cb(&ev);
+        }
+        if let Some(cb) = self.on_partition.as_mut() {
+            cb(&self.inc.partition(), &ev);
         }
         self.timeline.push(ev);
         true

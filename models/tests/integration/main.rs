@@ -9,6 +9,7 @@ mod common;
 #[cfg(feature = "check")]
 mod checked_propagations;
 mod colgen;
+mod companion;
 mod constraints;
 mod cp_properties;
 mod cp_vs_brute_force;

@@ -96,9 +96,9 @@ fn every_engine_holds_the_limit() {
     }
 }
 
-/// From 500 records column generation also runs the large-neighbourhood search: before the
-/// root LP (a share of the limit), at the LP's first convergence and before the proof. Every
-/// stop still lands within the limit.
+/// From 500 records column generation also runs the large-neighbourhood search, on its own
+/// thread for the whole run (the companion; it stops when the run ends). Every stop still
+/// lands within the limit.
 #[test]
 fn column_generation_with_the_improver_holds_the_limit() {
     let inst = random_instance(600, &[5], 4);

@@ -1,0 +1,139 @@
+//! The companion search: an improvement search (the large-neighbourhood search) on its own
+//! thread beside column generation, from the first incumbent to the end of the run.
+//!
+//! Column generation is mostly one thread (the master LP, the proof's MIPs, branch-and-price),
+//! so on two cores the second one idled while the search took turns with it, blocking the LP
+//! for a share of the limit. The companion takes that core instead. Its incumbents reach the
+//! run between rounds, stages and nodes ([`super::run::Run::sync_companion`]; in column
+//! generation their classes also join the master), and the run's own better incumbents (LP
+//! rounding, the MIPs) restart it from there. It stops with the run: its thread's stop token is
+//! set and the run waits for it, so the run's time limit holds.
+
+use crate::lns::LnsEvent;
+use crate::{Instance, Partition};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Hands an improved partition and the improvement's event (objective and dbil in integer
+/// units) to the run, from the companion's thread.
+pub type Publish = Arc<dyn Fn(&Partition, &LnsEvent) + Send + Sync>;
+
+/// Improves the k_i-anonymous partition `start` of the instance until the deadline or until
+/// the calling thread's stop token is set ([`crate::stop::with_token`]), handing every better
+/// partition to `publish`. Runs on a thread of its own beside column generation.
+pub type Companion = Box<dyn Fn(&Instance, &Partition, Option<Instant>, Publish) + Send + Sync>;
+
+/// A partition the companion found, its objective and dbil (integer units).
+pub(super) type Found = (Partition, i64, i64);
+
+/// What the run and its companion share.
+pub(super) struct Link {
+    /// The companion thread's stop token: set to end the run, or to restart it.
+    token: Arc<AtomicBool>,
+    /// The run has ended: the companion must not restart.
+    finished: AtomicBool,
+    /// The companion's thread has returned.
+    done: AtomicBool,
+    /// The companion's best partition not yet taken by the run.
+    found: Mutex<Option<Found>>,
+    /// A better incumbent of the run to restart from.
+    restart: Mutex<Option<(Partition, i64)>>,
+    /// The best cost known to both sides.
+    known: AtomicI64,
+    /// The k_i, to check every partition before the run sees it.
+    k: Vec<u32>,
+}
+
+impl Link {
+    /// A link for a companion starting from an incumbent of cost `start_cost`.
+    pub(super) fn new(inst: &Instance, start_cost: i64) -> Arc<Self> {
+        Arc::new(Link {
+            token: Arc::new(AtomicBool::new(false)),
+            finished: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            found: Mutex::new(None),
+            restart: Mutex::new(None),
+            known: AtomicI64::new(start_cost),
+            k: inst.k.clone(),
+        })
+    }
+
+    /// The companion thread's body: runs `companion` from `start`, and again from each better
+    /// incumbent the run posts, until the run ends, the deadline passes, or the companion
+    /// returns with nothing posted.
+    pub(super) fn drive(
+        self: &Arc<Self>,
+        inst: &Instance,
+        companion: &Companion,
+        deadline: Option<Instant>,
+        mut start: Partition,
+    ) {
+        /// Marks the thread returned however it returns (a panic included).
+        struct Returned<'a>(&'a AtomicBool);
+        impl Drop for Returned<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let _returned = Returned(&self.done);
+        loop {
+            let link = Arc::clone(self);
+            let publish: Publish = Arc::new(move |p, ev| link.publish(p, ev));
+            crate::stop::with_token(Some(Arc::clone(&self.token)), || {
+                companion(inst, &start, deadline, publish)
+            });
+            if self.finished.load(Ordering::SeqCst) || crate::stop::past(deadline) {
+                break;
+            }
+            // Cleared before the restart is taken, so a later post interrupts the new search.
+            self.token.store(false, Ordering::SeqCst);
+            match self.restart.lock().expect("no panic holding it").take() {
+                Some((p, _)) => start = p,
+                None => break,
+            }
+        }
+    }
+
+    /// Keeps `p` when it is k_i-anonymous and better than anything known.
+    fn publish(&self, p: &Partition, ev: &LnsEvent) {
+        if ev.objective >= self.known.load(Ordering::SeqCst) || !p.violations(&self.k).is_empty() {
+            return;
+        }
+        self.known.fetch_min(ev.objective, Ordering::SeqCst);
+        *self.found.lock().expect("no panic holding it") = Some((p.clone(), ev.objective, ev.dbil));
+    }
+
+    /// The companion's best partition since the last call, if any.
+    pub(super) fn take(&self) -> Option<Found> {
+        self.found.lock().expect("no panic holding it").take()
+    }
+
+    /// Restarts the companion from the run's incumbent `p` of cost `cost` when it is better
+    /// than anything the companion knows (true when it did).
+    pub(super) fn post(&self, p: &Partition, cost: i64) -> bool {
+        if cost >= self.known.load(Ordering::SeqCst) || self.done.load(Ordering::SeqCst) {
+            return false;
+        }
+        self.known.fetch_min(cost, Ordering::SeqCst);
+        *self.restart.lock().expect("no panic holding it") = Some((p.clone(), cost));
+        self.token.store(true, Ordering::SeqCst);
+        true
+    }
+
+    /// Stops the companion and waits for its thread to return (a neighbourhood under way
+    /// notices the token within one of its rounds).
+    pub(super) fn stop(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.token.store(true, Ordering::SeqCst);
+        while !self.done.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Tells the companion to stop without waiting (the run is unwinding).
+    pub(super) fn abandon(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.token.store(true, Ordering::SeqCst);
+    }
+}

@@ -1,0 +1,177 @@
+//! Column generation's companion search (a search on its own thread beside the run): what it
+//! finds reaches the result only when it is k_i-anonymous and at the cost the run computes
+//! itself, it stops when the run ends, and the optima and bounds of runs with it agree with
+//! runs without it.
+
+use crate::common::random_instance;
+use optik_models::colgen::{Companion, Publish};
+use optik_models::lns::LnsEvent;
+use optik_models::{
+    objective_of, solve, solve_colgen, ColgenOptions, Criterion, Engine, Instance, Partition,
+    SolveOptions, Status,
+};
+use std::time::{Duration, Instant};
+
+/// An event claiming `objective` (the run must not believe it).
+fn claim(objective: i64) -> LnsEvent {
+    LnsEvent {
+        elapsed_s: 0.0,
+        objective,
+        records: 0,
+        classes_before: 0,
+        classes_after: 0,
+        cost_before: 0,
+        cost_after: 0,
+        proven: false,
+        num_classes: 0,
+        dbil: objective,
+    }
+}
+
+/// A companion that hands `p` over once, claiming cost 1, and returns.
+fn publishes(p: Partition) -> Companion {
+    Box::new(move |_: &Instance, _: &Partition, _, publish: Publish| publish(&p, &claim(1)))
+}
+
+/// Records in index order, in classes of `size` (the last one takes the rest).
+fn chunks(n: usize, size: usize) -> Partition {
+    let labels: Vec<usize> = (0..n).map(|i| (i / size).min(n / size - 1)).collect();
+    Partition::from_labels(&labels)
+}
+
+/// A run that stops at once (limit 0): its incumbent is its start (the greedy cover), plus
+/// whatever the companion hands over.
+fn stopped_at_once(inst: &Instance, companion: Option<Companion>) -> optik_models::EngineResult {
+    solve_colgen(
+        inst,
+        ColgenOptions {
+            criterion: Criterion::Dbil,
+            time_limit: Some(Duration::ZERO),
+            companion,
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_companions_partition_reaches_the_result_at_its_true_cost() {
+    let inst = random_instance(500, &[3], 7);
+    let alone = stopped_at_once(&inst, None)
+        .objective
+        .expect("the greedy cover");
+    // A better partition for the companion to hand over: column generation's, given time.
+    let good = solve_colgen(
+        &inst,
+        ColgenOptions {
+            time_limit: Some(Duration::from_secs(30)),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    let p = good.partition.expect("a partition");
+    let cost = objective_of(&inst, &p, Criterion::Dbil);
+    assert!(
+        cost < alone,
+        "the test needs a better partition than the start"
+    );
+    let r = stopped_at_once(&inst, Some(publishes(p.clone())));
+    assert_eq!(
+        r.objective,
+        Some(cost),
+        "the run's own cost, not the claimed 1"
+    );
+    assert_eq!(r.partition.as_ref().map(|q| q.labels()), Some(p.labels()));
+    assert!(r.lower_bound.is_some_and(|lb| lb <= cost));
+}
+
+#[test]
+fn a_partition_breaking_a_k_is_refused() {
+    let inst = random_instance(500, &[3], 8);
+    let alone = stopped_at_once(&inst, None).objective;
+    // Classes of two records: every one breaks k = 3 (and costs less than any valid one).
+    let r = stopped_at_once(&inst, Some(publishes(chunks(inst.n, 2))));
+    assert_eq!(r.objective, alone, "the start stays");
+    assert!(r
+        .partition
+        .expect("a partition")
+        .violations(&inst.k)
+        .is_empty());
+}
+
+#[test]
+fn the_companion_stops_when_the_run_ends() {
+    // Tight, well separated clusters of five at k = 5: proven at the root in well under a
+    // second; a companion that ignored the stop would hold the run for 60 s.
+    let n = 500;
+    let dist: Vec<Vec<i64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| match (i == j, i / 5 == j / 5) {
+                    (true, _) => 0,
+                    (false, true) => 1,
+                    (false, false) => 1000,
+                })
+                .collect()
+        })
+        .collect();
+    let inst = Instance::new(1.0, vec![5; n], dist).unwrap();
+    let waits: Companion = Box::new(|_: &Instance, _: &Partition, _, _: Publish| {
+        let t = Instant::now();
+        while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+    let t = Instant::now();
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            criterion: Criterion::Dbil,
+            warm_start: vec![Partition::from_labels(&vec![0; n])],
+            companion: Some(waits),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.objective, Some(5 * (n as i64 / 5) * 1));
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+}
+
+/// Engine against engine: column generation with its companion search (`models::solve`, the
+/// default) proves the same optimum as without one, and both bounds lie below it.
+#[test]
+fn runs_with_and_without_the_companion_prove_the_same_optimum() {
+    for (seed, ks) in [(11, &[2, 3][..]), (12, &[2][..])] {
+        let inst = random_instance(500, ks, seed);
+        let with = solve(
+            &inst,
+            Engine::Colgen,
+            SolveOptions {
+                criterion: Criterion::Dbil,
+                time_limit: Some(Duration::from_secs(120)),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap()
+        .result;
+        let without = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Dbil,
+                time_limit: Some(Duration::from_secs(120)),
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
+        assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
+        assert_eq!(with.objective, without.objective, "seed {seed}");
+        let p = with.partition.expect("a partition");
+        assert!(p.violations(&inst.k).is_empty());
+        assert_eq!(
+            Some(objective_of(&inst, &p, Criterion::Dbil)),
+            with.objective
+        );
+    }
+}
