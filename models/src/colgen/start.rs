@@ -82,14 +82,14 @@ pub fn greedy_cover(inst: &Instance) -> Partition {
 
 /// Per-record lower bounds m_i with Σ_{i∈C} m_i ≤ cost(C) for every k_i-anonymous class C:
 /// dbil: the distance to the (k_i − 1)-th nearest record (each member is within diam of
-/// |C| − 1 ≥ k_i − 1 others); wcsd: half the sum of the k_i − 1 nearest distances; sse: that
+/// |C| − 1 ≥ k_i − 1 others), refined once by [`refine_dbil`]; wcsd: half the sum of the k_i − 1 nearest distances; sse: that
 /// half sum over k_i, less 1/(2k_i). (A member's share W_i/(2|C|) of the class's pair sum W is
 /// at least the mean of its |C| smallest distances, its own 0 included, which grows with |C|,
 /// so |C| = k_i gives the least; and Σ_{i∈C} 1/(2k_i) ≥ |C|/(2 max k) ≥ ½ pays the rounding
 /// of the class's term.)
 pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
     use rayon::prelude::*;
-    (0..inst.n)
+    let first: Vec<f64> = (0..inst.n)
         .into_par_iter()
         .map(|i| {
             let need = inst.k[i] as usize - 1;
@@ -113,6 +113,40 @@ pub fn record_bounds(inst: &Instance, criterion: Criterion) -> Vec<f64> {
                 }
                 _ => row[need - 1] as f64,
             }
+        })
+        .collect();
+    match criterion {
+        Criterion::Dbil => refine_dbil(inst.n, &|i| inst.k[i], &|i, j| inst.d(i, j), &first),
+        _ => first,
+    }
+}
+
+/// A stronger dbil bound from valid ones `b` over n records with k_i `k` and distances `d`:
+/// record i's class C holds at least k_i − 1 other records j, and diam(C) ≥ d(i, j) and
+/// diam(C) ≥ b_j (b_j bounds the diameter of every class holding j). So diam(C) ≥ b'_i, the
+/// (k_i − 1)-th smallest of max(d(i, j), b_j) over j ≠ i, and each member's share of
+/// |C|·diam(C) is diam(C) ≥ max(b_i, b'_i). Quadratic in n; in parallel. (On Adult samples a
+/// second pass gained under 1%.)
+pub fn refine_dbil(
+    n: usize,
+    k: &(dyn Fn(usize) -> u32 + Sync),
+    d: &(dyn Fn(usize, usize) -> i64 + Sync),
+    b: &[f64],
+) -> Vec<f64> {
+    use rayon::prelude::*;
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let need = k(i) as usize - 1;
+            if need == 0 {
+                return b[i];
+            }
+            let mut row: Vec<f64> = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| (d(i, j) as f64).max(b[j]))
+                .collect();
+            let (_, nth, _) = row.select_nth_unstable_by(need - 1, f64::total_cmp);
+            nth.max(b[i])
         })
         .collect()
 }

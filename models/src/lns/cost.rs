@@ -105,27 +105,10 @@ pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCrite
     }
 }
 
-/// A stronger dbil bound from valid ones `b`: record i's class C holds at least k_i − 1 other
-/// records j, and diam(C) ≥ d(i, j) and diam(C) ≥ b_j (b_j bounds the diameter of every class
-/// holding j). So diam(C) ≥ b'_i, the (k_i − 1)-th smallest of max(d(i, j), b_j) over j ≠ i,
-/// and each member's share of |C|·diam(C) is diam(C) ≥ max(b_i, b'_i).
+/// [`crate::colgen::start::refine_dbil`] through the oracle (one refinement of valid dbil
+/// bounds `b`).
 pub fn refine_dbil<O: DistanceOracle + ?Sized>(oracle: &O, b: &[f64]) -> Vec<f64> {
-    use rayon::prelude::*;
-    (0..oracle.n())
-        .into_par_iter()
-        .map(|i| {
-            let need = oracle.k(i) as usize - 1;
-            if need == 0 {
-                return b[i];
-            }
-            let mut row: Vec<f64> = (0..oracle.n())
-                .filter(|&j| j != i)
-                .map(|j| (oracle.d(i, j) as f64).max(b[j]))
-                .collect();
-            let (_, nth, _) = row.select_nth_unstable_by(need - 1, f64::total_cmp);
-            nth.max(b[i])
-        })
-        .collect()
+    crate::colgen::start::refine_dbil(oracle.n(), &|i| oracle.k(i), &|i, j| oracle.d(i, j), b)
 }
 
 /// ⌈Σ bounds⌉: every partition's integer cost is at least the sum of its records' bounds
@@ -168,18 +151,21 @@ mod tests {
     }
 
     #[test]
-    fn record_bounds_match_column_generation_or_refine_it() {
+    fn record_bounds_match_column_generation_and_refine_the_nearest_distance() {
         let inst = line();
         for (c, criterion) in [
             (SumCriterion::Wcsd, Criterion::Wcsd),
             (SumCriterion::Sse, Criterion::Sse),
+            (SumCriterion::Dbil, Criterion::Dbil),
         ] {
             assert_eq!(
                 record_bounds(&inst, c),
                 start::record_bounds(&inst, criterion)
             );
         }
-        let plain = start::record_bounds(&inst, Criterion::Dbil);
+        let plain: Vec<f64> = (0..inst.n)
+            .map(|i| SumCriterion::Dbil.record_bound(&inst, i))
+            .collect();
         let refined = record_bounds(&inst, SumCriterion::Dbil);
         // Points 0, 1, 3, 10, 14, 15 with k 2, 2, 3, 2, 2, 3. Record 4's nearest (15, at 1)
         // needs a class of diameter ≥ 5 (k = 3), and its next (10, at 4) one of ≥ 4: so 4.
