@@ -302,7 +302,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     criterion,
                     deadline,
                     threads: rayon::current_num_threads().saturating_sub(1).max(1),
-                    on_partition: Some(Box::new(move |p, ev| publish(p, ev))),
+                    on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds,
                     ..LnsOptions::default()
                 },

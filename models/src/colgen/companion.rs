@@ -9,23 +9,22 @@
 //! rounding, the MIPs) restart it from there. It stops with the run: its thread's stop token is
 //! set and the run waits for it, so the run's time limit holds.
 
-use crate::lns::LnsEvent;
 use crate::{Instance, Partition};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Hands an improved partition and the improvement's event (objective and dbil in integer
-/// units) to the run, from the companion's thread.
-pub type Publish = Arc<dyn Fn(&Partition, &LnsEvent) + Send + Sync>;
+/// Hands an improved partition and its objective (integer units, as the companion computed
+/// it; the run recomputes it) to the run, from the companion's thread.
+pub type Publish = Arc<dyn Fn(&Partition, i64) + Send + Sync>;
 
 /// Improves the k_i-anonymous partition `start` of the instance until the deadline or until
 /// the calling thread's stop token is set ([`crate::stop::with_token`]), handing every better
 /// partition to `publish`. Runs on a thread of its own beside column generation.
 pub type Companion = Box<dyn Fn(&Instance, &Partition, Option<Instant>, Publish) + Send + Sync>;
 
-/// A partition the companion found, its objective and dbil (integer units).
-pub(super) type Found = (Partition, i64, i64);
+/// A partition the companion found and its objective (integer units).
+pub(super) type Found = (Partition, i64);
 
 /// What the run and its companion share.
 pub(super) struct Link {
@@ -79,7 +78,7 @@ impl Link {
         let _returned = Returned(&self.done);
         loop {
             let link = Arc::clone(self);
-            let publish: Publish = Arc::new(move |p, ev| link.publish(p, ev));
+            let publish: Publish = Arc::new(move |p, objective| link.publish(p, objective));
             crate::stop::with_token(Some(Arc::clone(&self.token)), || {
                 companion(inst, &start, deadline, publish)
             });
@@ -96,12 +95,12 @@ impl Link {
     }
 
     /// Keeps `p` when it is k_i-anonymous and better than anything known.
-    fn publish(&self, p: &Partition, ev: &LnsEvent) {
-        if ev.objective >= self.known.load(Ordering::SeqCst) || !p.violations(&self.k).is_empty() {
+    fn publish(&self, p: &Partition, objective: i64) {
+        if objective >= self.known.load(Ordering::SeqCst) || !p.violations(&self.k).is_empty() {
             return;
         }
-        self.known.fetch_min(ev.objective, Ordering::SeqCst);
-        *self.found.lock().expect("no panic holding it") = Some((p.clone(), ev.objective, ev.dbil));
+        self.known.fetch_min(objective, Ordering::SeqCst);
+        *self.found.lock().expect("no panic holding it") = Some((p.clone(), objective));
     }
 
     /// The companion's best partition since the last call, if any.

@@ -34,7 +34,7 @@ pub struct ColgenOptions {
     pub improve_early: bool,
     /// A search on its own thread for the whole run (from 500 records, without class
     /// constraints; [`super::companion`]). When it runs, the blocking improver does not.
-    pub companion: Option<super::Companion>,
+    pub companion: Option<super::companion::Companion>,
     /// Extra class constraints (l-diversity, links, maximum size): pricing emits only columns
     /// meeting them, warm starts breaking them are dropped.
     pub constraints: ClassConstraints,

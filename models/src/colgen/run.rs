@@ -107,9 +107,9 @@ impl Run {
         taken
     }
 
-    /// The companion's partition with its costs recomputed here, if it is k_i-anonymous (the
-    /// run trusts no cost it did not compute).
-    fn checked(&self, inst: &Instance, (p, _, _): Found) -> Option<Found> {
+    /// The companion's partition with its cost and dbil recomputed here, if it is
+    /// k_i-anonymous (the run trusts no cost it did not compute).
+    fn checked(&self, inst: &Instance, (p, _): Found) -> Option<(Partition, i64, i64)> {
         if p.len() != inst.n || !p.violations(&inst.k).is_empty() {
             return None;
         }

@@ -5,32 +5,15 @@
 
 use crate::common::random_instance;
 use optik_models::colgen::{Companion, Publish};
-use optik_models::lns::LnsEvent;
 use optik_models::{
     objective_of, solve, solve_colgen, ColgenOptions, Criterion, Engine, Instance, Partition,
     SolveOptions, Status,
 };
 use std::time::{Duration, Instant};
 
-/// An event claiming `objective` (the run must not believe it).
-fn claim(objective: i64) -> LnsEvent {
-    LnsEvent {
-        elapsed_s: 0.0,
-        objective,
-        records: 0,
-        classes_before: 0,
-        classes_after: 0,
-        cost_before: 0,
-        cost_after: 0,
-        proven: false,
-        num_classes: 0,
-        dbil: objective,
-    }
-}
-
 /// A companion that hands `p` over once, claiming cost 1, and returns.
 fn publishes(p: Partition) -> Companion {
-    Box::new(move |_: &Instance, _: &Partition, _, publish: Publish| publish(&p, &claim(1)))
+    Box::new(move |_: &Instance, _: &Partition, _, publish: Publish| publish(&p, 1))
 }
 
 /// Records in index order, in classes of `size` (the last one takes the rest).
