@@ -12,7 +12,6 @@ use crate::criteria::objective_of;
 use crate::engine::{
     BoundCallback, Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status,
 };
-use crate::lns::cost::SumCriterion;
 use crate::lns::{solve_lns, LnsOptions};
 use crate::mip::solve_mip;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
@@ -283,18 +282,15 @@ fn lns_companion_in_colgen() -> bool {
 }
 
 /// The large-neighbourhood search as column generation's companion: on the cores column
-/// generation leaves (all but one), its per-record bounds computed once for all its restarts.
+/// generation leaves (all but one), with column generation's per-record bounds (the search's
+/// own for every sum criterion: `lns::cost`'s tests check they agree).
 fn lns_companion(criterion: Criterion) -> Companion {
-    let bounds = std::sync::OnceLock::new();
     Box::new(
-        move |inst: &Instance, start: &Partition, deadline: Option<Instant>, publish: Publish| {
-            let record_bounds = bounds
-                .get_or_init(|| {
-                    SumCriterion::try_from(criterion)
-                        .map(|c| crate::lns::cost::record_bounds(inst, c))
-                        .ok()
-                })
-                .clone();
+        move |inst: &Instance,
+              bounds: &[f64],
+              start: &Partition,
+              deadline: Option<Instant>,
+              publish: Publish| {
             let _ = solve_lns(
                 inst,
                 start,
@@ -303,7 +299,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     deadline,
                     threads: rayon::current_num_threads().saturating_sub(1).max(1),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
-                    record_bounds,
+                    record_bounds: Some(bounds.to_vec()),
                     ..LnsOptions::default()
                 },
             );

@@ -20,8 +20,10 @@ pub type Publish = Arc<dyn Fn(&Partition, i64) + Send + Sync>;
 
 /// Improves the k_i-anonymous partition `start` of the instance until the deadline or until
 /// the calling thread's stop token is set ([`crate::stop::with_token`]), handing every better
-/// partition to `publish`. Runs on a thread of its own beside column generation.
-pub type Companion = Box<dyn Fn(&Instance, &Partition, Option<Instant>, Publish) + Send + Sync>;
+/// partition to `publish`. Runs on a thread of its own beside column generation, which hands
+/// it its per-record lower bounds too ([`super::start::record_bounds`]).
+pub type Companion =
+    Box<dyn Fn(&Instance, &[f64], &Partition, Option<Instant>, Publish) + Send + Sync>;
 
 /// A partition the companion found and its objective (integer units).
 pub(super) type Found = (Partition, i64);
@@ -40,13 +42,11 @@ pub(super) struct Link {
     restart: Mutex<Option<(Partition, i64)>>,
     /// The best cost known to both sides.
     known: AtomicI64,
-    /// The k_i, to check every partition before the run sees it.
-    k: Vec<u32>,
 }
 
 impl Link {
     /// A link for a companion starting from an incumbent of cost `start_cost`.
-    pub(super) fn new(inst: &Instance, start_cost: i64) -> Arc<Self> {
+    pub(super) fn new(start_cost: i64) -> Arc<Self> {
         Arc::new(Link {
             token: Arc::new(AtomicBool::new(false)),
             finished: AtomicBool::new(false),
@@ -54,7 +54,6 @@ impl Link {
             found: Mutex::new(None),
             restart: Mutex::new(None),
             known: AtomicI64::new(start_cost),
-            k: inst.k.clone(),
         })
     }
 
@@ -64,6 +63,7 @@ impl Link {
     pub(super) fn drive(
         self: &Arc<Self>,
         inst: &Instance,
+        bounds: &[f64],
         companion: &Companion,
         deadline: Option<Instant>,
         mut start: Partition,
@@ -80,7 +80,7 @@ impl Link {
             let link = Arc::clone(self);
             let publish: Publish = Arc::new(move |p, objective| link.publish(p, objective));
             crate::stop::with_token(Some(Arc::clone(&self.token)), || {
-                companion(inst, &start, deadline, publish)
+                companion(inst, bounds, &start, deadline, publish)
             });
             if self.finished.load(Ordering::SeqCst) || crate::stop::past(deadline) {
                 break;
@@ -94,9 +94,9 @@ impl Link {
         }
     }
 
-    /// Keeps `p` when it is k_i-anonymous and better than anything known.
+    /// Keeps `p` when it claims to be better than anything known (the run checks it).
     fn publish(&self, p: &Partition, objective: i64) {
-        if objective >= self.known.load(Ordering::SeqCst) || !p.violations(&self.k).is_empty() {
+        if objective >= self.known.load(Ordering::SeqCst) {
             return;
         }
         self.known.fetch_min(objective, Ordering::SeqCst);

@@ -2,7 +2,7 @@
 //! counters and timeline, and how it ends.
 
 use super::column::Column;
-use super::companion::{Found, Link};
+use super::companion::Link;
 use super::start;
 use crate::engine::{
     BoundCallback, BoundEvent, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
@@ -43,6 +43,9 @@ pub(super) struct Run {
     pub(super) companion: Option<Arc<Link>>,
     /// The criterion the run optimises (its partitions' costs are checked in it).
     pub(super) criterion: Criterion,
+    /// Per-record lower bounds m_i ([`start::record_bounds`]), computed once at the start: the
+    /// first bound, the least-slack seeding, the smoothing centre and the companion's bound.
+    pub(super) record_bounds: Vec<f64>,
 }
 
 impl Run {
@@ -81,23 +84,9 @@ impl Run {
     /// when the run found a better one itself.
     pub(super) fn sync_companion(&mut self, inst: &Instance) -> Option<Partition> {
         let link = self.companion.clone()?;
-        let trace = std::env::var_os("OPTIK_COLGEN_TRACE").is_some();
-        let mut taken = None;
-        if let Some((p, cost, dbil)) = link.take().and_then(|f| self.checked(inst, f)) {
-            if cost < self.ub() {
-                if trace {
-                    eprintln!(
-                        "companion: {} -> {cost} t {:.2}",
-                        self.ub(),
-                        self.start.elapsed().as_secs_f64()
-                    );
-                }
-                self.record(p.clone(), cost, dbil, false);
-                taken = Some(p);
-            }
-        }
+        let taken = self.absorb(inst, &link);
         if let Some((p, cost)) = &self.best {
-            if link.post(p, *cost) && trace {
+            if link.post(p, *cost) && std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
                 eprintln!(
                     "companion: restarted from {cost} t {:.2}",
                     self.start.elapsed().as_secs_f64()
@@ -107,15 +96,25 @@ impl Run {
         taken
     }
 
-    /// The companion's partition with its cost and dbil recomputed here, if it is
-    /// k_i-anonymous (the run trusts no cost it did not compute).
-    fn checked(&self, inst: &Instance, (p, _): Found) -> Option<(Partition, i64, i64)> {
+    /// Makes the companion's latest partition the incumbent (and returns it) when it is
+    /// k_i-anonymous and better at the cost computed here: the run trusts no cost it did not
+    /// compute.
+    fn absorb(&mut self, inst: &Instance, link: &Link) -> Option<Partition> {
+        let (p, _) = link.take()?;
         if p.len() != inst.n || !p.violations(&inst.k).is_empty() {
             return None;
         }
         let cost = start::partition_cost(inst, self.criterion, &p);
+        if cost >= self.ub() {
+            return None;
+        }
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            let t = self.start.elapsed().as_secs_f64();
+            eprintln!("companion: {} -> {cost} t {t:.2}", self.ub());
+        }
         let dbil = start::partition_cost(inst, Criterion::Dbil, &p);
-        Some((p, cost, dbil))
+        self.record(p.clone(), cost, dbil, false);
+        Some(p)
     }
 
     /// Makes `p` (cost `cost`, dbil `dbil`, better than the incumbent) the incumbent.
@@ -152,11 +151,7 @@ impl Run {
     ) -> EngineResult {
         if let Some(link) = self.companion.take() {
             link.stop();
-            if let Some((p, cost, dbil)) = link.take().and_then(|f| self.checked(inst, f)) {
-                if cost < self.ub() {
-                    self.record(p, cost, dbil, false);
-                }
-            }
+            self.absorb(inst, &link);
         }
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
             eprintln!(
@@ -257,6 +252,7 @@ mod tests {
             cap: 1_000,
             companion: None,
             criterion: Criterion::Dbil,
+            record_bounds: Vec::new(),
         }
     }
 

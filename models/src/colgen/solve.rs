@@ -48,11 +48,12 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
         // Stops the companion if the run unwinds before `finish` stopped it.
         let mut _guard = None;
         if let (Some(companion), Some((p, cost))) = (companion.as_ref(), run.best.clone()) {
-            let link = Link::new(inst, cost);
+            let link = Link::new(cost);
             run.companion = Some(Arc::clone(&link));
             _guard = Some(AbandonOnDrop(Arc::clone(&link)));
             let deadline = run.deadline;
-            scope.spawn(move || link.drive(inst, companion, deadline, p));
+            let bounds = run.record_bounds.clone();
+            scope.spawn(move || link.drive(inst, &bounds, companion, deadline, p));
         }
         Ok(
             match column_generation(inst, &opts, &mut run, &mut master) {
@@ -118,6 +119,7 @@ fn start_run(
         cap: cost_cap(inst, criterion),
         companion: None,
         criterion,
+        record_bounds: Vec::new(),
     };
     if n == 0 {
         return Err(Box::new(run.finish(
@@ -161,6 +163,7 @@ fn start_run(
     // Least-slack columns against the per-record bounds m_i.
     let t = Instant::now();
     let m = start::record_bounds(inst, criterion);
+    run.record_bounds = m.clone();
     let mean = m.iter().sum::<f64>() / n as f64;
     let mut tau = mean.max(1.0);
     let seed_duals = Duals {
@@ -226,7 +229,7 @@ fn column_generation(
     let mut last_cut_bound = f64::NEG_INFINITY;
     let mut smoothing = (opts.smoothing > 0.0).then(|| {
         let alpha = opts.smoothing;
-        let m = start::record_bounds(inst, opts.criterion);
+        let m = run.record_bounds.clone();
         let bound = m.iter().sum::<f64>();
         Smoothing::new(
             Duals {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// A companion that hands `p` over once, claiming cost 1, and returns.
 fn publishes(p: Partition) -> Companion {
-    Box::new(move |_: &Instance, _: &Partition, _, publish: Publish| publish(&p, 1))
+    Box::new(move |_: &Instance, _: &[f64], _: &Partition, _, publish: Publish| publish(&p, 1))
 }
 
 /// Records in index order, in classes of `size` (the last one takes the rest).
@@ -99,7 +99,7 @@ fn the_companion_stops_when_the_run_ends() {
         })
         .collect();
     let inst = Instance::new(1.0, vec![5; n], dist).unwrap();
-    let waits: Companion = Box::new(|_: &Instance, _: &Partition, _, _: Publish| {
+    let waits: Companion = Box::new(|_: &Instance, _: &[f64], _: &Partition, _, _: Publish| {
         let t = Instant::now();
         while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
             std::thread::sleep(Duration::from_millis(1));
