@@ -149,6 +149,9 @@ pub struct EngineStats {
     /// Branch-and-price nodes (column generation's tree proof).
     #[serde(default)]
     pub tree_nodes: u64,
+    /// LP re-solves of the dive at the root of branch-and-price (column generation).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dive_steps: u64,
     /// Conflicts (CP only).
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.
@@ -159,6 +162,11 @@ pub struct EngineStats {
     /// Large-neighbourhood search counters (`None` for the other engines).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lns: Option<LnsSummary>,
+}
+
+/// For serde: counters that stay out of reports while zero.
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// What a large-neighbourhood search run did (`Engine::Lns`), for the report.

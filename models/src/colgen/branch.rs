@@ -12,18 +12,21 @@
 //! reported at any stop is the smallest bound over the open nodes, each of which is a bound its
 //! parent proved for it.
 
-use super::column::Column;
 use super::cuts;
+use super::lp_primal::{integral_partition, round_lp};
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
 use super::pricing::Pairs;
 use super::round::{age_pool, price_round, Round};
-use super::run::{ceil_bound, partition_of, Run};
-use super::{rounding, start};
+use super::run::{ceil_bound, Run};
+use super::{dive, start};
 use crate::Instance;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Share of the time left that the root's dive may take.
+const DIVE_SHARE: f64 = 0.5;
 
 /// An open node: its decisions and the bound its parent proved for it.
 struct Node {
@@ -69,6 +72,8 @@ pub(super) struct TreeStats {
     pub(super) nodes: u64,
     pub(super) pruned_by_lagrange: u64,
     pub(super) integral: u64,
+    /// LP re-solves of the dive at the root ([`dive`]).
+    pub(super) dive_steps: u64,
 }
 
 /// How a node's LP ended.
@@ -102,6 +107,7 @@ pub(super) fn branch_and_price(
         depth: 0,
         id: next_id,
     });
+    let mut dived = !opts.dive;
     let end = loop {
         run.sync_companion(inst);
         // The tree's bound: the smallest open bound (never below what the root proved).
@@ -152,6 +158,27 @@ pub(super) fn branch_and_price(
         if ceil_bound(z) >= run.ub() {
             continue;
         }
+        if !dived && !sol.artificial && integral_partition(inst.n, master, &sol).is_none() {
+            // The root's dive, on a share of the time left; the root is then solved again
+            // under its own (no) decisions and branched on as usual.
+            dived = true;
+            let deadline = run
+                .remaining()
+                .map(|left| Instant::now() + Duration::from_secs_f64(left * DIVE_SHARE));
+            let d = dive::dive(inst, opts, run, master, sol, deadline);
+            stats.dive_steps = d.steps;
+            if trace {
+                eprintln!(
+                    "dive: {} steps, integral {}, ub {} t {:.2}",
+                    d.steps,
+                    d.integral,
+                    run.ub(),
+                    run.start.elapsed().as_secs_f64()
+                );
+            }
+            open.push(node);
+            continue;
+        }
         if !sol.artificial {
             if let Some(p) = integral_partition(inst.n, master, &sol) {
                 stats.integral += 1;
@@ -160,7 +187,7 @@ pub(super) fn branch_and_price(
                 continue;
             }
             // A cheap primal step at every node: round this node's LP.
-            round_node(inst, opts, run, master, &sol);
+            round_lp(inst, opts, run, master, &sol);
             if ceil_bound(z) >= run.ub() {
                 continue;
             }
@@ -257,50 +284,6 @@ fn node_lp(
 
 /// Largest number of subset-row cuts in the master during the tree, per record.
 const NODE_CUT_FACTOR: usize = 8;
-
-/// The partition of an integral LP solution without artificial columns.
-fn integral_partition(n: usize, master: &Master, sol: &LpSolution) -> Option<crate::Partition> {
-    const EPS: f64 = 1e-6;
-    if sol.x.iter().any(|&v| v > EPS && v < 1.0 - EPS) {
-        return None;
-    }
-    let chosen: Vec<&Column> = master
-        .columns
-        .iter()
-        .zip(&sol.x)
-        .filter(|(_, &v)| v > 0.5)
-        .map(|(c, _)| c)
-        .collect();
-    let covered: usize = chosen.iter().map(|c| c.members.len()).sum();
-    (covered == n).then(|| partition_of(n, &chosen))
-}
-
-/// LP rounding of a node's solution, offered to the run.
-fn round_node(
-    inst: &Instance,
-    opts: &ColgenOptions,
-    run: &mut Run,
-    master: &Master,
-    sol: &LpSolution,
-) {
-    let x: Vec<f64> = sol
-        .x
-        .iter()
-        .enumerate()
-        .map(|(c, &v)| if master.is_disabled(c) { 0.0 } else { v })
-        .collect();
-    if let Some(p) = rounding::round(
-        inst,
-        opts.criterion,
-        &master.columns,
-        &x,
-        &opts.constraints,
-        run.deadline,
-    ) {
-        let cost = start::partition_cost(inst, opts.criterion, &p);
-        run.offer(inst, p, cost, false);
-    }
-}
 
 /// Ryan–Foster: the pair of records whose together-value Σ_{C ∋ a, b} x_C is fractional and
 /// closest to ½ (ties: the smaller pair), or `None` when every pair value is integral.

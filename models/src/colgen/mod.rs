@@ -7,6 +7,8 @@ mod branch;
 pub mod column;
 mod companion;
 pub mod cuts;
+mod dive;
+mod lp_primal;
 pub mod master;
 pub mod neighbours;
 mod options;

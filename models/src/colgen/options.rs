@@ -44,6 +44,9 @@ pub struct ColgenOptions {
     /// How optimality is proven after the root LP. Default [`Proof::Auto`], or
     /// `OPTIK_COLGEN_PROOF` = `auto` | `enum` | `tree` (an ablation knob).
     pub proof: Proof,
+    /// Dive from the root of branch-and-price before branching ([`super::dive`]). Default
+    /// true; `OPTIK_COLGEN_DIVE=0` turns it off (an ablation knob).
+    pub dive: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -103,6 +106,7 @@ impl Default for ColgenOptions {
             constraints: ClassConstraints::default(),
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),
+            dive: std::env::var("OPTIK_COLGEN_DIVE").map_or(true, |v| v != "0"),
         }
     }
 }
@@ -117,6 +121,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("cuts", &self.cuts)
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
+            .field("dive", &self.dive)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

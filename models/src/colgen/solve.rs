@@ -10,7 +10,7 @@ use super::pricing::{search, Mode, SearchOptions};
 use super::round::{age_pool, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
-use super::{cuts, proof, rounding, start};
+use super::{cuts, dive, lp_primal, proof, start};
 use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
 use crate::root_lp::{Duals, RootLp};
 use crate::{Criterion, Instance, Partition};
@@ -321,8 +321,31 @@ fn column_generation(
             lp_rounding(inst, opts, run, master, &sol);
             improve_incumbent(inst, opts, run, sol.duals.value());
         } else if master.cuts.is_empty() && !improved_early && run.companion.is_some() {
-            // The first convergence: the LP's rounding restarts the companion from there.
+            // The first convergence: the LP's rounding and its dive restart the companion from
+            // there (the LP is solved again afterwards, then the cuts come).
             lp_rounding(inst, opts, run, master, &sol);
+            // Small gaps are the proof's (80/20 on 1,000 records: proven in 1 s, 2.4 s with a
+            // dive first).
+            if opts.dive && opts.proof.tree(sol.objective, run.ub()) {
+                let deadline = run
+                    .remaining()
+                    .map(|left| Instant::now() + Duration::from_secs_f64(left * ROOT_DIVE_SHARE));
+                let d = dive::dive(inst, opts, run, master, sol, deadline);
+                run.stats.dive_steps += d.steps;
+                if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                    eprintln!(
+                        "root dive: {} steps, integral {}, ub {} t {:.2}",
+                        d.steps,
+                        d.integral,
+                        run.ub(),
+                        run.start.elapsed().as_secs_f64()
+                    );
+                }
+                master.restrict(|_| true);
+                run.sync_companion(inst);
+                improved_early = true;
+                continue;
+            }
             run.sync_companion(inst);
         }
         // Past the first convergence the search no longer runs "early".
@@ -484,6 +507,7 @@ fn prove_by_tree(
 ) -> EngineResult {
     let (end, tree) = branch::branch_and_price(inst, opts, &mut run, master, sol.objective);
     run.stats.tree_nodes += tree.nodes;
+    run.stats.dive_steps += tree.dive_steps;
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!("tree: {tree:?}");
     }
@@ -493,7 +517,7 @@ fn prove_by_tree(
     }
 }
 
-/// LP rounding ([`rounding::round`]) of the converged LP; offers the partition to the run.
+/// LP rounding of the converged LP ([`lp_primal::round_lp`]), offered to the run, with a trace line.
 fn lp_rounding(
     inst: &Instance,
     opts: &ColgenOptions,
@@ -502,25 +526,13 @@ fn lp_rounding(
     sol: &LpSolution,
 ) {
     let t = Instant::now();
-    let p = rounding::round(
-        inst,
-        opts.criterion,
-        &master.columns,
-        &sol.x,
-        &opts.constraints,
-        run.deadline,
-    );
-    let cost = p
-        .as_ref()
-        .map(|p| start::partition_cost(inst, opts.criterion, p));
+    let rounded = lp_primal::round_lp(inst, opts, run, master, sol);
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "lp rounding: {cost:?} in {:.2} s",
+            "lp rounding: {:?} in {:.2} s",
+            rounded.map(|r| r.1),
             t.elapsed().as_secs_f64()
         );
-    }
-    if let (Some(p), Some(cost)) = (p, cost) {
-        run.offer(inst, p, cost, false);
     }
 }
 
@@ -538,6 +550,10 @@ const SEED_SHARE: f64 = 0.05;
 
 /// Share of a MIP's time limit kept back for HiGHS' overrun (at least 1 s).
 const MIP_MARGIN: f64 = 0.1;
+
+/// Share of the time left that the dive at the root LP's first convergence may take (with the
+/// companion: its partition restarts the search).
+const ROOT_DIVE_SHARE: f64 = 0.25;
 
 /// Share of the remaining time the improver may take before the proof.
 const IMPROVE_SHARE: f64 = 0.3;

@@ -74,7 +74,7 @@ proptest! {
     #[test]
     fn bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4, seed in any::<u64>(),
                                             wcsd in any::<bool>(), micros in 50u64..20_000,
-                                            proof in 0usize..3) {
+                                            proof in 0usize..3, dive in any::<bool>()) {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
@@ -84,6 +84,7 @@ proptest! {
                 criterion,
                 time_limit: Some(std::time::Duration::from_micros(micros)),
                 proof: PROOFS[proof],
+                dive,
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -352,6 +353,43 @@ fn branch_and_price_branches_and_agrees_with_brute_force() {
         branched > 0,
         "no instance needed branching: the tree was not exercised"
     );
+}
+
+/// The root's dive (branch-and-price's primal heuristic: fix the classes the LP nearly chose,
+/// price again, repeat) runs on instances whose LP is fractional, and with or without it the
+/// tree ends at the brute-force optimum with a valid partition.
+#[test]
+fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
+    let mut dived = 0;
+    for seed in 0..24 {
+        let inst = random_matrix_instance(11, &[2, 3], seed);
+        let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
+        for dive in [false, true] {
+            let r = solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion: Criterion::Dbil,
+                    cuts: false,
+                    proof: Proof::Tree,
+                    smoothing: 0.0,
+                    dive,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
+            assert_eq!(r.objective, Some(opt), "seed {seed} dive {dive}");
+            let p = r.partition.expect("a partition");
+            assert!(p.violations(&inst.k).is_empty());
+            assert!(r.lower_bound.expect("a bound") <= opt);
+            if dive {
+                dived += (r.stats.dive_steps > 0) as usize;
+            } else {
+                assert_eq!(r.stats.dive_steps, 0);
+            }
+        }
+    }
+    assert!(dived > 0, "no run dived: the dive was not exercised");
 }
 
 /// Every bound a run reports while it works (the progress line's) is at most the optimum, and
