@@ -149,7 +149,10 @@ pub struct EngineStats {
     /// Branch-and-price nodes (column generation's tree proof).
     #[serde(default)]
     pub tree_nodes: u64,
-    /// LP re-solves of the dive at the root of branch-and-price (column generation).
+    /// Dives (column generation: price-and-dive at the root LP and in branch-and-price).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dives: u64,
+    /// LP re-solves of those dives.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dive_steps: u64,
     /// Conflicts (CP only).

@@ -28,6 +28,12 @@ use std::time::{Duration, Instant};
 /// Share of the time left that the root's dive may take.
 const DIVE_SHARE: f64 = 0.5;
 
+/// Nodes between two dives of the tree (each from the node of least bound).
+const DIVE_EVERY: u64 = 10;
+
+/// Share of the time left that a dive after the root's may take.
+const DIVE_LATER_SHARE: f64 = 0.1;
+
 /// An open node: its decisions and the bound its parent proved for it.
 struct Node {
     pairs: Pairs,
@@ -72,7 +78,8 @@ pub(super) struct TreeStats {
     pub(super) nodes: u64,
     pub(super) pruned_by_lagrange: u64,
     pub(super) integral: u64,
-    /// LP re-solves of the dive at the root ([`dive`]).
+    /// Dives ([`dive`]) and their LP re-solves.
+    pub(super) dives: u64,
     pub(super) dive_steps: u64,
 }
 
@@ -107,7 +114,7 @@ pub(super) fn branch_and_price(
         depth: 0,
         id: next_id,
     });
-    let mut dived = !opts.dive;
+    let mut last_dive: Option<u64> = None;
     let end = loop {
         run.sync_companion(inst);
         // The tree's bound: the smallest open bound (never below what the root proved).
@@ -158,18 +165,32 @@ pub(super) fn branch_and_price(
         if ceil_bound(z) >= run.ub() {
             continue;
         }
-        if !dived && !sol.artificial && integral_partition(inst.n, master, &sol).is_none() {
-            // The root's dive, on a share of the time left; the root is then solved again
-            // under its own (no) decisions and branched on as usual.
-            dived = true;
+        let dive_due = last_dive.is_none_or(|at| stats.nodes >= at + DIVE_EVERY);
+        if opts.dive
+            && dive_due
+            && !sol.artificial
+            && integral_partition(inst.n, master, &sol).is_none()
+        {
+            // A dive from this node (the root first, then every DIVE_EVERY nodes, the best
+            // bound's), on a share of the time left; the node is then solved again under its
+            // own decisions and branched on as usual.
+            let share = if last_dive.is_none() {
+                DIVE_SHARE
+            } else {
+                DIVE_LATER_SHARE
+            };
+            last_dive = Some(stats.nodes);
             let deadline = run
                 .remaining()
-                .map(|left| Instant::now() + Duration::from_secs_f64(left * DIVE_SHARE));
-            let d = dive::dive(inst, opts, run, master, sol, deadline);
-            stats.dive_steps = d.steps;
+                .map(|left| Instant::now() + Duration::from_secs_f64(left * share));
+            let d = dive::dive(inst, opts, run, master, sol, &node.pairs, deadline);
+            stats.dives += 1;
+            stats.dive_steps += d.steps;
             if trace {
                 eprintln!(
-                    "dive: {} steps, integral {}, ub {} t {:.2}",
+                    "dive from node {} depth {}: {} steps, integral {}, ub {} t {:.2}",
+                    stats.nodes,
+                    node.depth,
                     d.steps,
                     d.integral,
                     run.ub(),
@@ -187,7 +208,7 @@ pub(super) fn branch_and_price(
                 continue;
             }
             // A cheap primal step at every node: round this node's LP.
-            round_lp(inst, opts, run, master, &sol);
+            round_lp(inst, opts, run, master, &sol, &[]);
             if ceil_bound(z) >= run.ub() {
                 continue;
             }

@@ -16,6 +16,7 @@ use super::column::Column;
 use super::lp_primal::{integral_partition, round_lp};
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
+use super::pricing::Pairs;
 use super::round::{age_pool, price_round, Round};
 use super::run::{ceil_bound, Run};
 use super::start;
@@ -39,15 +40,18 @@ pub(super) struct DiveStats {
     pub(super) integral: bool,
 }
 
-/// Dives from the converged LP `sol` of the root (no decisions) until the LP is integral, its
-/// value reaches the incumbent, the LP needs artificial columns, or `deadline` passes. Leaves
-/// the master with the dive's columns and restrictions: the caller restricts it again.
+/// Dives from the converged LP `sol` of a node with the branching decisions `pairs` (none at
+/// the root) until the LP is integral, its value reaches the incumbent, the LP needs
+/// artificial columns, or `deadline` passes. Leaves the master with the dive's columns and
+/// restrictions: the caller restricts it again.
+#[allow(clippy::too_many_arguments, reason = "a node's context")]
 pub(super) fn dive(
     inst: &Instance,
     opts: &ColgenOptions,
     run: &mut Run,
     master: &mut Master,
     sol: LpSolution,
+    pairs: &Pairs,
     deadline: Option<Instant>,
 ) -> DiveStats {
     // Fixing classes can leave a record without an allowed column: artificial singletons
@@ -77,7 +81,7 @@ pub(super) fn dive(
             stats.integral = true;
             break;
         }
-        let rounded = round_lp(inst, opts, run, master, &sol);
+        let rounded = round_lp(inst, opts, run, master, &sol, &fixed_records);
         if run.out_of_time() {
             break;
         }
@@ -97,10 +101,12 @@ pub(super) fn dive(
             }
         }
         master.restrict(|c| {
-            fixed.contains(&c.members) || c.members.iter().all(|&m| !fixed_records[m as usize])
+            pairs.allows(&c.members)
+                && (fixed.contains(&c.members)
+                    || c.members.iter().all(|&m| !fixed_records[m as usize]))
         });
         stats.steps += 1;
-        match dive_lp(inst, opts, run, master, &fixed_records) {
+        match dive_lp(inst, opts, run, master, pairs, &fixed_records) {
             Ok((s, c)) => (sol, converged) = (s, c),
             Err(_) => break,
         }
@@ -122,8 +128,10 @@ fn dive_lp(
     opts: &ColgenOptions,
     run: &mut Run,
     master: &mut Master,
+    pairs: &Pairs,
     fixed_records: &[bool],
 ) -> Result<(LpSolution, bool), &'static str> {
+    let branching = (pairs != &Pairs::default()).then_some(pairs);
     let max_classes = inst.max_classes().max(1) as f64;
     for round in 0.. {
         if run.out_of_time() {
@@ -148,7 +156,16 @@ fn dive_lp(
             *pi = FIXED_DUAL;
         }
         let t = Instant::now();
-        let priced_round = price_round(inst, opts, run, master, &priced, None, None, max_classes);
+        let priced_round = price_round(
+            inst,
+            opts,
+            run,
+            master,
+            &priced,
+            None,
+            branching,
+            max_classes,
+        );
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         let Round { added, .. } = priced_round?;
         if std::env::var_os("OPTIK_DIVE_TRACE").is_some() {

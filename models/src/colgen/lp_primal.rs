@@ -27,13 +27,15 @@ pub(super) fn integral_partition(n: usize, master: &Master, sol: &LpSolution) ->
 }
 
 /// LP rounding of `sol` (columns the master holds at 0 count as 0), offered to the run;
-/// returns the rounded partition and its cost.
+/// returns the rounded partition and its cost. The classes of `frozen` records (empty: none)
+/// stay as the LP has them ([`rounding::round`]).
 pub(super) fn round_lp(
     inst: &Instance,
     opts: &ColgenOptions,
     run: &mut Run,
     master: &Master,
     sol: &LpSolution,
+    frozen: &[bool],
 ) -> Option<(Partition, i64)> {
     let x: Vec<f64> = sol
         .x
@@ -48,6 +50,7 @@ pub(super) fn round_lp(
         &x,
         &opts.constraints,
         run.deadline,
+        frozen,
     )?;
     let cost = start::partition_cost(inst, opts.criterion, &p);
     run.offer(inst, p.clone(), cost, false);

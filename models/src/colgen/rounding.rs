@@ -16,7 +16,9 @@ use std::time::Instant;
 const NEAR: usize = 12;
 
 /// Rounds the LP solution `x` over `columns` into a partition, or `None` when the leftovers
-/// cannot be placed (or the result breaks an extra constraint).
+/// cannot be placed (or the result breaks an extra constraint). Records marked in `frozen`
+/// (empty: none) belong to classes the rounding keeps as they are (a dive's fixed classes,
+/// which the LP holds at 1): no leftover joins them and no move enters or leaves them.
 pub fn round(
     inst: &Instance,
     criterion: Criterion,
@@ -24,8 +26,10 @@ pub fn round(
     x: &[f64],
     extra: &ClassConstraints,
     deadline: Option<Instant>,
+    frozen: &[bool],
 ) -> Option<Partition> {
     let n = inst.n;
+    let is_frozen = |i: u32| frozen.get(i as usize).copied().unwrap_or(false);
     let mut order: Vec<usize> = (0..columns.len()).filter(|&c| x[c] > 1e-6).collect();
     order.sort_by(|&a, &b| {
         x[b].total_cmp(&x[a])
@@ -51,6 +55,7 @@ pub fn round(
     left.sort_by(|&a, &b| inst.k[b].cmp(&inst.k[a]).then(a.cmp(&b)));
     for r in left {
         let best = (0..classes.len())
+            .filter(|&c| !is_frozen(classes[c][0]))
             .filter_map(|c| {
                 let mut with = classes[c].clone();
                 with.push(r as u32);
@@ -66,7 +71,15 @@ pub fn round(
         label[r] = best.1;
         classes[best.1] = best.2;
     }
-    improve(inst, criterion, &mut classes, &mut label, extra, deadline);
+    improve(
+        inst,
+        criterion,
+        &mut classes,
+        &mut label,
+        extra,
+        deadline,
+        &is_frozen,
+    );
     let classes: Vec<Vec<usize>> = classes
         .into_iter()
         .filter(|c| !c.is_empty())
@@ -85,6 +98,7 @@ fn improve(
     label: &mut [usize],
     extra: &ClassConstraints,
     deadline: Option<Instant>,
+    is_frozen: &dyn Fn(u32) -> bool,
 ) {
     let n = inst.n;
     let near: Vec<Vec<usize>> = (0..n)
@@ -114,6 +128,9 @@ fn improve(
             if crate::stop::past(deadline) {
                 return;
             }
+            if is_frozen(r as u32) {
+                continue;
+            }
             let a = label[r];
             let without: Vec<u32> = classes[a]
                 .iter()
@@ -129,7 +146,10 @@ fn improve(
             targets.sort_unstable();
             targets.dedup();
             let mut best: Option<(i64, usize, Vec<u32>, i64)> = None;
-            for b in targets.into_iter().filter(|&b| b != a) {
+            for b in targets
+                .into_iter()
+                .filter(|&b| b != a && classes[b].first().is_none_or(|&f| !is_frozen(f)))
+            {
                 let mut with = classes[b].clone();
                 with.push(r as u32);
                 with.sort_unstable();
@@ -200,7 +220,7 @@ mod tests {
                 .collect();
             let weights = &weights[..columns.len()];
             let extra = ClassConstraints::default();
-            if let Some(p) = round(&inst, criterion, &columns, weights, &extra, None) {
+            if let Some(p) = round(&inst, criterion, &columns, weights, &extra, None, &[]) {
                 prop_assert!(p.violations(&inst.k).is_empty());
                 let cost = super::super::start::partition_cost(&inst, criterion, &p);
                 let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
@@ -244,10 +264,46 @@ mod tests {
                 &x,
                 &ClassConstraints::default(),
                 None,
+                &[],
             )
             .expect("an integral solution rounds");
             assert!(p.violations(&inst.k).is_empty());
             assert!(partition_cost(&inst, criterion, &p) <= partition_cost(&inst, criterion, &g));
         }
+    }
+
+    /// Frozen records' classes come out of the rounding as they went in, even when moving a
+    /// record out of them would lower the cost, and the result stays k_i-anonymous.
+    #[test]
+    fn frozen_classes_stay_as_they_are() {
+        // Records on a line; the LP "chose" {0, 1, 2, 10} (a poor class: 10 belongs with
+        // 11 and 12) and {11, 12, 13}, and covers 3..=9 with small classes.
+        let xs = [0i64, 1, 2, 3, 4, 5, 6, 7, 8, 9, 30, 31, 32, 33];
+        let n = xs.len();
+        let inst =
+            Instance::from_distance(1.0, vec![2; n], |i, j| (xs[i] - xs[j]).abs() as f64).unwrap();
+        let criterion = Criterion::Dbil;
+        let mut classes: Vec<Vec<u32>> = vec![vec![0, 1, 2, 10], vec![11, 12, 13]];
+        classes.extend([vec![3, 4], vec![5, 6], vec![7, 8, 9]]);
+        let columns: Vec<Column> = classes
+            .into_iter()
+            .map(|m| Column::new(&inst, criterion, m))
+            .collect();
+        let x = vec![1.0; columns.len()];
+        let none = ClassConstraints::default();
+        let free = round(&inst, criterion, &columns, &x, &none, None, &[]).expect("rounds");
+        assert_ne!(
+            free.labels()[10],
+            free.labels()[0],
+            "without freezing, 10 moves"
+        );
+        let mut frozen = vec![false; n];
+        for i in [0, 1, 2, 10] {
+            frozen[i] = true;
+        }
+        let p = round(&inst, criterion, &columns, &x, &none, None, &frozen).expect("rounds");
+        assert!(p.violations(&inst.k).is_empty());
+        let class_of_0: Vec<usize> = (0..n).filter(|&i| p.labels()[i] == p.labels()[0]).collect();
+        assert_eq!(class_of_0, vec![0, 1, 2, 10]);
     }
 }

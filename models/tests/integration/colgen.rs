@@ -355,12 +355,13 @@ fn branch_and_price_branches_and_agrees_with_brute_force() {
     );
 }
 
-/// The root's dive (branch-and-price's primal heuristic: fix the classes the LP nearly chose,
-/// price again, repeat) runs on instances whose LP is fractional, and with or without it the
-/// tree ends at the brute-force optimum with a valid partition.
+/// The dive (branch-and-price's primal heuristic: fix the classes the LP nearly chose, price
+/// again, repeat) runs on instances whose LP is fractional, from the root and from nodes with
+/// branching decisions, and with or without it the tree ends at the brute-force optimum with a
+/// valid partition.
 #[test]
 fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
-    let mut dived = 0;
+    let (mut dived, mut dived_below_the_root) = (0, 0);
     for seed in 0..24 {
         let inst = random_matrix_instance(11, &[2, 3], seed);
         let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
@@ -384,12 +385,17 @@ fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
             assert!(r.lower_bound.expect("a bound") <= opt);
             if dive {
                 dived += (r.stats.dive_steps > 0) as usize;
+                dived_below_the_root += (r.stats.dives > 1) as usize;
             } else {
-                assert_eq!(r.stats.dive_steps, 0);
+                assert_eq!((r.stats.dives, r.stats.dive_steps), (0, 0));
             }
         }
     }
     assert!(dived > 0, "no run dived: the dive was not exercised");
+    assert!(
+        dived_below_the_root > 0,
+        "no dive from a node below the root (under branching decisions)"
+    );
 }
 
 /// Every bound a run reports while it works (the progress line's) is at most the optimum, and
