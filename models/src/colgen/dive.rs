@@ -17,7 +17,7 @@ use super::lp_primal::{integral_partition, round_lp};
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
 use super::pricing::Pairs;
-use super::round::{age_pool, price_round, Round};
+use super::round::{price_round, Round};
 use super::run::{ceil_bound, Run};
 use super::start;
 use crate::Instance;
@@ -179,7 +179,10 @@ fn dive_lp(
         if added == 0 {
             return Ok((sol, true));
         }
-        age_pool(master, &sol, inst.n);
+        // No pool ageing here: it would keep the dive's support and could drop the columns
+        // the node dived from needs, whose LP would then need artificial columns (at their
+        // duals pricing explodes: a 200-record tree hung after a dive). The node's own
+        // column generation ages the pool when it resumes.
     }
     unreachable!("the rounds are unbounded")
 }

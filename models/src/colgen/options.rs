@@ -44,9 +44,16 @@ pub struct ColgenOptions {
     /// How optimality is proven after the root LP. Default [`Proof::Auto`], or
     /// `OPTIK_COLGEN_PROOF` = `auto` | `enum` | `tree` (an ablation knob).
     pub proof: Proof,
-    /// Dive from the root of branch-and-price before branching ([`super::dive`]). Default
-    /// true; `OPTIK_COLGEN_DIVE=0` turns it off (an ablation knob).
+    /// Price-and-dive in branch-and-price ([`super::dive`]). Default true;
+    /// `OPTIK_COLGEN_DIVE=0` turns every dive off (an ablation knob).
     pub dive: bool,
+    /// With `dive`, also dive at a slow root LP's first convergence, with the companion. Default true;
+    /// `OPTIK_COLGEN_DIVE=tree` keeps only the tree's dives (an ablation knob).
+    pub root_dive: bool,
+    /// With `dive`, also dive every 10 tree nodes or more (doubling after each dive that finds
+    /// nothing). Default false: after such dives a 200-record tree without a time limit once
+    /// stalled in pricing (see docs/exact.md); `OPTIK_COLGEN_DIVE=all` turns them on.
+    pub node_dives: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -107,6 +114,8 @@ impl Default for ColgenOptions {
             smoothing: smoothing_from_env(),
             proof: Proof::from_env(),
             dive: std::env::var("OPTIK_COLGEN_DIVE").map_or(true, |v| v != "0"),
+            root_dive: std::env::var("OPTIK_COLGEN_DIVE").map_or(true, |v| v != "0" && v != "tree"),
+            node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
         }
     }
 }
@@ -122,6 +131,8 @@ impl std::fmt::Debug for ColgenOptions {
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
             .field("dive", &self.dive)
+            .field("root_dive", &self.root_dive)
+            .field("node_dives", &self.node_dives)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

@@ -374,6 +374,7 @@ fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
                     proof: Proof::Tree,
                     smoothing: 0.0,
                     dive,
+                    node_dives: true,
                     ..ColgenOptions::default()
                 },
             )
