@@ -54,6 +54,10 @@ pub struct ColgenOptions {
     /// nothing). Default false: after such dives a 200-record tree without a time limit once
     /// stalled in pricing (see docs/exact.md); `OPTIK_COLGEN_DIVE=all` turns them on.
     pub node_dives: bool,
+    /// Partial pricing returns columns in which each record lies at most this many times
+    /// ([`super::pricing::SearchOptions::cover`]). Default 10, or `OPTIK_PRICE_COVER` (0: no
+    /// limit, the k best columns as before; an ablation knob).
+    pub price_cover: Option<u32>,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -97,6 +101,19 @@ fn smoothing_from_env() -> f64 {
         .unwrap_or(0.8)
 }
 
+/// `OPTIK_PRICE_COVER` (0 = no limit), else 10 (measured on Adult at k = 5, 10 and {3, 5, 7}:
+/// docs/exact.md's "Spread columns").
+fn price_cover_from_env() -> Option<u32> {
+    match std::env::var("OPTIK_PRICE_COVER")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+    {
+        Some(0) => None,
+        Some(c) => Some(c),
+        None => Some(10),
+    }
+}
+
 impl Default for ColgenOptions {
     fn default() -> Self {
         ColgenOptions {
@@ -116,6 +133,7 @@ impl Default for ColgenOptions {
             dive: std::env::var("OPTIK_COLGEN_DIVE").map_or(true, |v| v != "0"),
             root_dive: std::env::var("OPTIK_COLGEN_DIVE").map_or(true, |v| v != "0" && v != "tree"),
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
+            price_cover: price_cover_from_env(),
         }
     }
 }
@@ -133,6 +151,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("dive", &self.dive)
             .field("root_dive", &self.root_dive)
             .field("node_dives", &self.node_dives)
+            .field("price_cover", &self.price_cover)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

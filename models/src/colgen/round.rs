@@ -23,6 +23,7 @@ pub(super) fn pricing_options<'a>(
         constraints: &opts.constraints,
         node_budget: None,
         branching: None,
+        cover: opts.price_cover,
     }
 }
 

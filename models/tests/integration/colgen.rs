@@ -277,6 +277,25 @@ proptest! {
             prop_assert!(*rc <= threshold + 1e-9);
             prop_assert!((rc - duals.reduced_cost(&c.members, c.cost)).abs() < 1e-6);
         }
+        // spread columns: every column below the threshold in order, skipping those with a
+        // member already in `cap` kept ones (checked against the same rule on the reference)
+        let cap = 1 + (seed % 3) as u32;
+        let all = reference.len() + 1;
+        let spread = search(&inst, &duals, &SearchOptions {
+            node_budget: Some(u64::MAX),
+            cover: Some(cap),
+            ..SearchOptions::new(criterion, Mode::Best { k: all, threshold })
+        });
+        let mut cover = vec![0u32; inst.n];
+        let mut want_spread: Vec<&Column> = Vec::new();
+        for (_, c) in reference.iter().filter(|c| c.0 <= threshold) {
+            if c.members.iter().all(|&r| cover[r as usize] < cap) {
+                c.members.iter().for_each(|&r| cover[r as usize] += 1);
+                want_spread.push(c);
+            }
+        }
+        let got_spread: Vec<&Column> = spread.columns.iter().map(|c| &c.1).collect();
+        prop_assert_eq!(got_spread, want_spread);
     }
 }
 
