@@ -6,9 +6,7 @@ use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
 use crate::error::{input, internal, Error, Result};
 use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
-use crate::partition::large::{
-    solve_large, LargeOptions, AUTO_LNS_RECORDS, DEFAULT_LNS_TIME_LIMIT,
-};
+use crate::partition::large::{solve_large, LargeOptions, DEFAULT_LNS_TIME_LIMIT};
 use crate::settings::Setting;
 use optik_models::cp::Search;
 pub use optik_models::Engine;
@@ -23,6 +21,19 @@ use std::time::Duration;
 
 /// Largest table the exact engines accept (they hold an n × n integer matrix).
 pub const MAX_EXACT_RECORDS: usize = 5_000;
+
+/// Above this many records `auto` runs the large-neighbourhood search (dbil and wcsd): the
+/// exact engines' n × n matrix ends there. Up to it column generation with the companion
+/// search gives a bound at least as strong and, in three of the four cells measured, the better
+/// release (Adult, first 5,000 records, personal k_i, 300 s: 2,794.3 / bound 2,731.8 against
+/// the search's 2,986.1 / 1,650.4; docs/large.md, "Where `auto` switches").
+const AUTO_LNS_RECORDS: usize = MAX_EXACT_RECORDS;
+
+/// Above this many records `auto` gives column generation a default time limit
+/// ([`DEFAULT_LNS_TIME_LIMIT`], recorded in the report) when none was asked for: below it most
+/// runs prove within a minute, above it a proof is rare and a run without a limit
+/// could go on for hours.
+const AUTO_DEFAULT_LIMIT_RECORDS: usize = 1_000;
 
 /// Options of an exact run.
 #[derive(Clone, Debug)]
@@ -83,6 +94,10 @@ pub struct ExactOutcome {
     pub stats: optik_models::EngineStats,
     /// Why the engine stopped early, if it says.
     pub note: Option<String>,
+    /// The time limit `auto` applied, in seconds, when none was given on a table above 1,000
+    /// records (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_time_limit_s: Option<f64>,
     pub search: String,
     pub size_cap: bool,
     /// Large-neighbourhood search runs only: its limits, starts and counters.
@@ -116,7 +131,7 @@ pub struct LnsReport {
     pub time_limit_s: f64,
     /// True when no time limit was given and the default applied.
     pub default_time_limit: bool,
-    /// Why `auto` chose the search (`records above 1000`), or `engine lns`.
+    /// Why `auto` chose the search (`records above 5000`), or `engine lns`.
     pub chosen_by: String,
     /// Every heuristic tried as a start: objective (distance units) and seconds.
     pub starts: Vec<LnsStart>,
@@ -166,6 +181,21 @@ pub(crate) fn solve_with(
     if let Some(chosen_by) = lns_choice(ds.n(), opts) {
         return solve_lns(ds, dist, opts, extra, chosen_by);
     }
+    let default_limit = (opts.engine == Engine::Auto
+        && opts.time_limit.is_none()
+        && ds.n() > AUTO_DEFAULT_LIMIT_RECORDS)
+        .then_some(DEFAULT_LNS_TIME_LIMIT);
+    let limited;
+    let opts = match default_limit {
+        Some(limit) => {
+            limited = ExactOptions {
+                time_limit: Some(limit),
+                ..opts.clone()
+            };
+            &limited
+        }
+        None => opts,
+    };
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
@@ -207,7 +237,9 @@ pub(crate) fn solve_with(
         },
     )
     .map_err(|e| engine_error(e, engine, extra))?;
-    outcome(inst.scale, opts, solved, &names, heuristics)
+    let mut out = outcome(inst.scale, opts, solved, &names, heuristics)?;
+    out.default_time_limit_s = default_limit.map(|d| d.as_secs_f64());
+    Ok(out)
 }
 
 /// Why the large-neighbourhood search runs instead of an exact engine, or `None`: asked for
@@ -304,6 +336,10 @@ fn solve_lns(
         .collect();
     let mut out = outcome(opts.scale, opts, solved, &[run.start], heuristics)?;
     out.lns = Some(lns);
+    out.default_time_limit_s = opts
+        .time_limit
+        .is_none()
+        .then_some(time_limit.as_secs_f64());
     Ok(out)
 }
 
@@ -608,6 +644,7 @@ fn outcome(
         conflicts: result.stats.conflicts,
         stats: result.stats,
         note: result.note,
+        default_time_limit_s: None,
         search: opts.search.name().to_string(),
         size_cap: opts.size_cap,
         lns: None,

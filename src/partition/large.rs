@@ -15,10 +15,6 @@ use optik_models::{
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-/// Above this many records `auto` runs the large-neighbourhood search (dbil and wcsd): below
-/// it column generation usually proves the optimum within a minute (docs/exact.md).
-pub(crate) const AUTO_LNS_RECORDS: usize = 1_000;
-
 /// Time limit of a large-neighbourhood search run without one (the report records it).
 pub(crate) const DEFAULT_LNS_TIME_LIMIT: Duration = Duration::from_secs(300);
 

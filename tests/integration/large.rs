@@ -1,5 +1,5 @@
 //! `--method optimal` beyond the exact frontier (issue 14): the large-neighbourhood search runs
-//! from the command line (`--engine lns`, and `auto` above 1,000 records), returns a verified
+//! from the command line (`--engine lns`, and `auto` above 5,000 records), returns a verified
 //! release no worse than its heuristic start with a lower bound at most its objective, keeps
 //! its time limit even when it is tiny, records the default limit, and refuses what it cannot
 //! do with a one-line error.
@@ -41,8 +41,8 @@ fn check_lns_report(r: &serde_json::Value) {
 fn auto_switches_to_lns_above_the_threshold_and_keeps_its_time_limit() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
-    let input = adult_sample(dir.path(), 1200);
-    let limit = 6.0;
+    let input = adult_sample(dir.path(), 5100);
+    let limit = 8.0;
     let t = Instant::now();
     let r = optik("anonymise")
         .input(&input, &schema)
@@ -54,17 +54,61 @@ fn auto_switches_to_lns_above_the_threshold_and_keeps_its_time_limit() {
             "--method",
             "optimal",
         ])
-        .args(["--time-limit", "6s"])
-        .anonymised(dir.path(), "auto1200");
+        .args(["--time-limit", "8s"])
+        .anonymised(dir.path(), "auto5100");
     let wall = t.elapsed().as_secs_f64();
     assert!(wall <= limit + 2.0_f64.max(0.05 * limit) + 1.0, "{wall} s");
     check_lns_report(&r);
     let lns = &r["exact"]["lns"];
     assert_eq!(lns["default_time_limit"], false);
-    assert_eq!(lns["time_limit_s"], 6.0);
-    assert!(lns["chosen_by"].as_str().unwrap().contains("above 1000"));
+    assert!(r["exact"].get("default_time_limit_s").is_none());
+    assert_eq!(lns["time_limit_s"], 8.0);
+    assert!(lns["chosen_by"].as_str().unwrap().contains("above 5000"));
     assert_eq!(lns["starts"].as_array().unwrap().len(), 3);
     assert!(lns["search"]["moves"].as_u64().unwrap() > 0);
+}
+
+/// Between 1,000 and 5,000 records `auto` runs column generation (with its companion search),
+/// under the default time limit when none is given, and says so in the report.
+#[test]
+fn auto_keeps_column_generation_up_to_5000_records_with_a_default_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 1100);
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
+            "--k-dist",
+            "2:0.8,3:0.2",
+            "--seed",
+            "1",
+            "--method",
+            "optimal",
+        ])
+        .anonymised(dir.path(), "auto1100");
+    assert_eq!(r["verified"], true);
+    let e = &r["exact"];
+    assert_eq!(e["engine"], "colgen");
+    assert!(e.get("lns").is_none());
+    assert_eq!(e["default_time_limit_s"], 300.0);
+    let obj = r["objective"].as_f64().unwrap();
+    let lb = r["lower_bound"].as_f64().unwrap();
+    assert!(lb <= obj + 1e-9 && lb > 0.0, "bound {lb}, objective {obj}");
+    // With a limit given, none is recorded.
+    let r = optik("anonymise")
+        .input(&input, &schema)
+        .args([
+            "--k-dist",
+            "2:0.8,3:0.2",
+            "--seed",
+            "1",
+            "--method",
+            "optimal",
+        ])
+        .args(["--time-limit", "20s"])
+        .anonymised(dir.path(), "auto1100b");
+    assert_eq!(r["exact"]["engine"], "colgen");
+    assert!(r["exact"].get("default_time_limit_s").is_none());
 }
 
 /// Stopped almost at once, the search still returns a valid release and a valid bound.
