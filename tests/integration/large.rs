@@ -75,17 +75,15 @@ fn auto_keeps_column_generation_up_to_5000_records_with_a_default_limit() {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
     let input = adult_sample(dir.path(), 1100);
-    let r = optik("anonymise")
-        .input(&input, &schema)
-        .args([
-            "--k-dist",
-            "2:0.8,3:0.2",
-            "--seed",
-            "1",
-            "--method",
-            "optimal",
-        ])
-        .anonymised(dir.path(), "auto1100");
+    let run = |limit: &[&str], name: &str| {
+        optik("anonymise")
+            .input(&input, &schema)
+            .args(["--k-dist", "2:0.8,3:0.2", "--seed", "1"])
+            .args(["--method", "optimal"])
+            .args(limit)
+            .anonymised(dir.path(), name)
+    };
+    let r = run(&[], "auto1100");
     assert_eq!(r["verified"], true);
     let e = &r["exact"];
     assert_eq!(e["engine"], "colgen");
@@ -95,18 +93,7 @@ fn auto_keeps_column_generation_up_to_5000_records_with_a_default_limit() {
     let lb = r["lower_bound"].as_f64().unwrap();
     assert!(lb <= obj + 1e-9 && lb > 0.0, "bound {lb}, objective {obj}");
     // With a limit given, none is recorded.
-    let r = optik("anonymise")
-        .input(&input, &schema)
-        .args([
-            "--k-dist",
-            "2:0.8,3:0.2",
-            "--seed",
-            "1",
-            "--method",
-            "optimal",
-        ])
-        .args(["--time-limit", "20s"])
-        .anonymised(dir.path(), "auto1100b");
+    let r = run(&["--time-limit", "20s"], "auto1100b");
     assert_eq!(r["exact"]["engine"], "colgen");
     assert!(r["exact"].get("default_time_limit_s").is_none());
 }
