@@ -34,8 +34,8 @@ pub(crate) struct AnonymiseArgs {
     #[arg(long, value_enum)]
     pub method: MethodArg,
     /// Time limit of the exact engine (e.g. 60s, 5m); the best partition found is released and
-    /// the report says whether it is proven optimal. Default: none up to 1,000 records, 300 s
-    /// above (with `--engine auto` or `lns`; the report records it).
+    /// the report says whether it is proven optimal. Default: none, except 300 s with
+    /// `--engine lns` and with `auto` above 1,000 records (the report records it).
     #[arg(long, value_parser = crate::partition::exact::parse_duration)]
     pub time_limit: Option<std::time::Duration>,
     /// Exact engine: `auto` (column generation for dbil/wcsd up to 5,000 records and the

@@ -15,7 +15,8 @@ use optik_models::{
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-/// Time limit of a large-neighbourhood search run without one (the report records it).
+/// Time limit of a large-neighbourhood search run without one (the report records it); `auto`
+/// gives column generation the same above 1,000 records (`partition::exact`).
 pub(crate) const DEFAULT_LNS_TIME_LIMIT: Duration = Duration::from_secs(300);
 
 /// k-member is quadratic in n (5.4 s on 30,162 records): above this many records the search
