@@ -155,6 +155,11 @@ pub struct EngineStats {
     /// LP re-solves of those dives.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dive_steps: u64,
+    /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
+    /// left, handed its core to the companion search (column generation; see
+    /// `colgen::branch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handover_s: Option<f64>,
     /// Conflicts (CP only).
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.

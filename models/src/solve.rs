@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::colgen::{solve_colgen, ColgenOptions, Companion, Improver, Publish};
+use crate::colgen::{solve_colgen, ColgenOptions, Companion, Cores, Improver, Publish};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
 use crate::engine::{
@@ -282,22 +282,29 @@ fn lns_companion_in_colgen() -> bool {
 }
 
 /// The large-neighbourhood search as column generation's companion: on the cores column
-/// generation leaves (all but one), with column generation's per-record bounds (the search's
-/// own for every sum criterion: `lns::cost`'s tests check they agree).
+/// generation leaves (all but one; all once the run hands its core over), with column
+/// generation's per-record bounds (the search's own for every sum criterion: `lns::cost`'s
+/// tests check they agree).
 fn lns_companion(criterion: Criterion) -> Companion {
     Box::new(
         move |inst: &Instance,
               bounds: &[f64],
               start: &Partition,
               deadline: Option<Instant>,
+              cores: Cores,
               publish: Publish| {
+            let all = rayon::current_num_threads();
+            let threads = match cores {
+                Cores::AllButOne => all.saturating_sub(1),
+                Cores::All => all,
+            };
             let _ = solve_lns(
                 inst,
                 start,
                 LnsOptions {
                     criterion,
                     deadline,
-                    threads: rayon::current_num_threads().saturating_sub(1).max(1),
+                    threads: threads.max(1),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),
                     ..LnsOptions::default()

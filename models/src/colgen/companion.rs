@@ -8,6 +8,10 @@
 //! generation their classes also join the master), and the run's own better incumbents (LP
 //! rounding, the MIPs) restart it from there. It stops with the run: its thread's stop token is
 //! set and the run waits for it, so the run's time limit holds.
+//!
+//! When branch-and-price cannot close the gap in the time left ([`super::branch`]), the run
+//! hands its core over: the companion restarts on every core ([`Cores::All`]) and the run only
+//! takes its partitions until the limit.
 
 use crate::{Instance, Partition};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -18,12 +22,22 @@ use std::time::{Duration, Instant};
 /// it; the run recomputes it) to the run, from the companion's thread.
 pub type Publish = Arc<dyn Fn(&Partition, i64) + Send + Sync>;
 
+/// The cores a companion may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cores {
+    /// All but the one column generation works on (at least one).
+    AllButOne,
+    /// All of them: the run has handed its core over ([`Link::hand_over`]).
+    All,
+}
+
 /// Improves the k_i-anonymous partition `start` of the instance until the deadline or until
-/// the calling thread's stop token is set ([`crate::stop::with_token`]), handing every better
-/// partition to `publish`. Runs on a thread of its own beside column generation, which hands
-/// it its per-record lower bounds too ([`super::start::record_bounds`]).
+/// the calling thread's stop token is set ([`crate::stop::with_token`]), on the cores given,
+/// handing every better partition to `publish`. Runs on a thread of its own beside column
+/// generation, which hands it its per-record lower bounds too
+/// ([`super::start::record_bounds`]).
 pub type Companion =
-    Box<dyn Fn(&Instance, &[f64], &Partition, Option<Instant>, Publish) + Send + Sync>;
+    Box<dyn Fn(&Instance, &[f64], &Partition, Option<Instant>, Cores, Publish) + Send + Sync>;
 
 /// A partition the companion found and its objective (integer units).
 pub(super) type Found = (Partition, i64);
@@ -42,6 +56,8 @@ pub(super) struct Link {
     restart: Mutex<Option<(Partition, i64)>>,
     /// The best cost known to both sides.
     known: AtomicI64,
+    /// The run has handed its core over: restarts use [`Cores::All`].
+    all_cores: AtomicBool,
 }
 
 impl Link {
@@ -54,6 +70,7 @@ impl Link {
             found: Mutex::new(None),
             restart: Mutex::new(None),
             known: AtomicI64::new(start_cost),
+            all_cores: AtomicBool::new(false),
         })
     }
 
@@ -79,8 +96,13 @@ impl Link {
         loop {
             let link = Arc::clone(self);
             let publish: Publish = Arc::new(move |p, objective| link.publish(p, objective));
+            let cores = if self.all_cores.load(Ordering::SeqCst) {
+                Cores::All
+            } else {
+                Cores::AllButOne
+            };
             crate::stop::with_token(Some(Arc::clone(&self.token)), || {
-                companion(inst, bounds, &start, deadline, publish)
+                companion(inst, bounds, &start, deadline, cores, publish)
             });
             if self.finished.load(Ordering::SeqCst) || crate::stop::past(deadline) {
                 break;
@@ -118,6 +140,30 @@ impl Link {
         *self.restart.lock().expect("no panic holding it") = Some((p.clone(), cost));
         self.token.store(true, Ordering::SeqCst);
         true
+    }
+
+    /// Restarts the companion on every core from the run's incumbent `p` of cost `cost`, or
+    /// from its own better partition not yet taken (which stays for `take`). False when its
+    /// thread has already returned.
+    pub(super) fn hand_over(&self, p: &Partition, cost: i64) -> bool {
+        if self.done.load(Ordering::SeqCst) {
+            return false;
+        }
+        self.all_cores.store(true, Ordering::SeqCst);
+        let from = match &*self.found.lock().expect("no panic holding it") {
+            Some((q, c)) if *c < cost => (q.clone(), *c),
+            _ => (p.clone(), cost),
+        };
+        self.known.fetch_min(from.1, Ordering::SeqCst);
+        *self.restart.lock().expect("no panic holding it") = Some(from);
+        self.token.store(true, Ordering::SeqCst);
+        true
+    }
+
+    /// The companion's thread has returned (the deadline, the run's end, or nothing left to
+    /// try).
+    pub(super) fn is_done(&self) -> bool {
+        self.done.load(Ordering::SeqCst)
     }
 
     /// Stops the companion and waits for its thread to return (a neighbourhood under way

@@ -21,6 +21,6 @@ mod solve;
 mod stabilisation;
 pub mod start;
 
-pub use companion::{Companion, Publish};
+pub use companion::{Companion, Cores, Publish};
 pub use options::{ColgenOptions, Improver, Proof};
 pub use solve::{root_lp, solve_colgen};

@@ -16,6 +16,9 @@ use std::time::Instant;
 /// run to completion). Per task, so the columns found do not depend on thread timing.
 pub(super) const PARTIAL_PRICING_NODES: u64 = 1_000_000;
 
+/// How often a run that handed its core to the companion takes the companion's partitions.
+const HANDOVER_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Reduced costs above this are not negative enough to enter the master.
 pub(super) const PRICE_EPS: f64 = 1e-6;
 
@@ -94,6 +97,36 @@ impl Run {
             }
         }
         taken
+    }
+
+    /// Hands the run's core to the companion: it restarts on every core from the best
+    /// partition known, and the run takes its partitions until the deadline or until the
+    /// companion's thread returns. False (at once) when there is no companion or no incumbent,
+    /// or its thread has returned.
+    pub(super) fn hand_over(&mut self, inst: &Instance) -> bool {
+        let Some(link) = self.companion.clone() else {
+            return false;
+        };
+        self.absorb(inst, &link);
+        let Some((p, cost)) = self.best.clone() else {
+            return false;
+        };
+        if !link.hand_over(&p, cost) {
+            return false;
+        }
+        self.stats.handover_s = Some(self.start.elapsed().as_secs_f64());
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "companion: the run's core handed over at {cost} t {:.2}",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+        while !self.out_of_time() && !link.is_done() {
+            std::thread::sleep(HANDOVER_POLL);
+            self.absorb(inst, &link);
+        }
+        self.absorb(inst, &link);
+        true
     }
 
     /// Makes the companion's latest partition the incumbent (and returns it) when it is

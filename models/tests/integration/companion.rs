@@ -4,16 +4,17 @@
 //! runs without it.
 
 use crate::common::random_instance;
-use optik_models::colgen::{Companion, Publish};
+use optik_models::colgen::{Companion, Cores, Publish};
 use optik_models::{
     objective_of, solve, solve_colgen, ColgenOptions, Criterion, Engine, Instance, Partition,
     SolveOptions, Status,
 };
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A companion that hands `p` over once, claiming cost 1, and returns.
 fn publishes(p: Partition) -> Companion {
-    Box::new(move |_: &Instance, _: &[f64], _: &Partition, _, publish: Publish| publish(&p, 1))
+    Box::new(move |_: &Instance, _: &[f64], _: &Partition, _, _, publish: Publish| publish(&p, 1))
 }
 
 /// Records in index order, in classes of `size` (the last one takes the rest).
@@ -99,7 +100,7 @@ fn the_companion_stops_when_the_run_ends() {
         })
         .collect();
     let inst = Instance::new(1.0, vec![5; n], dist).unwrap();
-    let waits: Companion = Box::new(|_: &Instance, _: &[f64], _: &Partition, _, _: Publish| {
+    let waits: Companion = Box::new(|_: &Instance, _: &[f64], _: &Partition, _, _, _: Publish| {
         let t = Instant::now();
         while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
             std::thread::sleep(Duration::from_millis(1));
@@ -158,4 +159,79 @@ fn runs_with_and_without_the_companion_prove_the_same_optimum() {
             with.objective
         );
     }
+}
+
+/// Triangles with sides 10, 10 and 19, 1,000 apart, at k = 2: each must be one class
+/// (3 · 19 = 57; a pair leaves its third record to a class across 1,000), but the LP without
+/// subset-row cuts takes the three pairs at ½ (39). The optimum, the triangles, costs 57 per
+/// triangle; the tree would branch on every triangle to close the gap.
+fn triangles(count: usize) -> (Instance, Partition) {
+    let n = 3 * count;
+    let side = |a: usize, b: usize| match (a % 3, b % 3) {
+        (x, y) if x == y => 0,
+        (0, 2) | (2, 0) => 19,
+        _ => 10,
+    };
+    let dist: Vec<Vec<i64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i / 3 == j / 3 { side(i, j) } else { 1000 })
+                .collect()
+        })
+        .collect();
+    let labels: Vec<usize> = (0..n).map(|i| i / 3).collect();
+    (
+        Instance::new(1.0, vec![2; n], dist).unwrap(),
+        Partition::from_labels(&labels),
+    )
+}
+
+/// A tree that cannot close its gap before the limit hands its core to the companion after
+/// a quarter of its time: the companion restarts once on every core, its partitions still
+/// reach the result, the limit holds, and the bound stays the tree's: at least the LP's, at
+/// most the optimum.
+#[test]
+fn a_stalled_tree_hands_its_core_to_the_companion() {
+    let count = 168; // even: the LP's 1.5 classes a triangle stay within n / 2 classes
+    let (inst, best) = triangles(count);
+    let optimum = 57 * count as i64;
+    let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
+    let seen = Arc::clone(&calls);
+    // Waits for its stop; on every core it first hands over the optimum.
+    let companion: Companion = Box::new(
+        move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+            seen.lock().unwrap().push(cores);
+            if cores == Cores::All {
+                publish(&best, 0);
+            }
+            let t = Instant::now();
+            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        },
+    );
+    let limit = Duration::from_secs(8);
+    let t = Instant::now();
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            time_limit: Some(limit),
+            cuts: false,
+            handover_after: Some(0.25),
+            companion: Some(companion),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    let took = t.elapsed();
+    let handed = r.stats.handover_s.expect("handed over");
+    assert!(handed < limit.as_secs_f64(), "{handed}");
+    let calls = calls.lock().unwrap().clone();
+    assert_eq!(calls.last(), Some(&Cores::All), "{calls:?}");
+    assert_eq!(calls.iter().filter(|&&c| c == Cores::All).count(), 1);
+    assert_eq!(r.status, Status::Feasible, "{:?}", r.note);
+    assert_eq!(r.objective, Some(optimum));
+    let lb = r.lower_bound.expect("a bound");
+    assert!((39 * count as i64..optimum).contains(&lb), "{lb}");
+    assert!(took <= limit + Duration::from_secs(2), "{took:?}");
 }
