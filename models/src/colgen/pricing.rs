@@ -110,6 +110,10 @@ struct Ctx<'a> {
     values: &'a [u32],
     nvalues: usize,
     l: usize,
+    /// Sum criteria: `near[r·near_width + j]` = the sum of the j smallest distances from
+    /// record r to other records (j < `near_width`, the largest class size); empty for dbil.
+    near: Vec<i64>,
+    near_width: usize,
 }
 
 /// Heap entry ordered by (reduced cost, members): the heap top is the worst kept column.
@@ -338,9 +342,24 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
     let threshold = match mode {
         Mode::Best { threshold, .. } | Mode::All { threshold, .. } => threshold,
     };
+    let sum_criterion = matches!(criterion, Criterion::Wcsd | Criterion::Sse);
+    // `OPTIK_PRICE_NEAR=0` turns the nearest-distance term of the completion bound off (an
+    // ablation knob: docs/microaggregation.md).
+    let near_on = std::env::var("OPTIK_PRICE_NEAR").map_or(true, |v| v != "0");
+    let near_width = if sum_criterion && near_on {
+        cap.iter()
+            .copied()
+            .max()
+            .unwrap_or(1)
+            .min(n)
+            .min(NEAR_WIDTH_MAX)
+    } else {
+        0
+    };
+    let near = nearest_sums(inst, near_width);
     let ctx = Ctx {
         inst,
-        wcsd: matches!(criterion, Criterion::Wcsd | Criterion::Sse),
+        wcsd: sum_criterion,
         sse: criterion == Criterion::Sse,
         pi: &duals.pi,
         mu,
@@ -361,6 +380,8 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         values,
         nvalues,
         l,
+        near,
+        near_width,
     };
     // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
     // remaining candidates and their dual sums are prefix sums.
@@ -815,6 +836,42 @@ impl Dfs {
     }
 }
 
+/// Widest table of [`nearest_sums`]: classes are at most 2·kmax − 1 records without class
+/// constraints; under l-diversity or must-links any size is possible, and the table stays
+/// n × 32.
+const NEAR_WIDTH_MAX: usize = 32;
+
+/// For each record r, the sums of its j smallest distances to other records, j = 0..width
+/// (row-major, `width` per record): a lower bound on the distances from r to any j other
+/// members of its class ([`completion_bound`]).
+fn nearest_sums(inst: &Instance, width: usize) -> Vec<i64> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let n = inst.n;
+    let mut out = vec![0i64; n * width];
+    out.par_chunks_mut(width).enumerate().for_each(|(r, row)| {
+        let mut d: Vec<i64> = (0..n)
+            .filter(|&o| o != r)
+            .map(|o| inst.dist[r][o])
+            .collect();
+        let take = (width - 1).min(d.len());
+        if take > 0 && take < d.len() {
+            d.select_nth_unstable(take - 1);
+        }
+        d.truncate(take);
+        d.sort_unstable();
+        let mut acc = 0;
+        for (j, slot) in row.iter_mut().enumerate().skip(1) {
+            if let Some(&v) = d.get(j - 1) {
+                acc += v;
+            }
+            *slot = acc;
+        }
+    });
+    out
+}
+
 /// A prefix to complete in [`completion_bound`]: its size `p1`, dual sum minus cut penalties
 /// `net` and aggregate `agg1`, and how many records it may still take (`need..=room`).
 struct Completion {
@@ -833,12 +890,14 @@ struct Completion {
 /// - dbil: the class diameter is at least `t = max(agg1, agg_u)` over the added records, so
 ///   `rc ≥ min_t p1·t − net + Σ_{chosen, agg_u ≤ t} (t − π_u)`, taking the `need` largest duals
 ///   eligible at `t` and every further one above `t`;
-/// - wcsd: `rc ≥ agg1 − net + Σ_{chosen} (agg_u − π_u)` (pairs among the added records ≥ 0),
-///   taking the `need` smallest terms and every negative one;
-/// - sse: for each final size s, the pair sum is at least `agg1 + Σ_{chosen} agg_u`, and the
-///   rounded cost at least that over s minus ½, so
-///   `rc ≥ min_s (agg1/s − ½ − net + Σ_{s − p1 chosen} (agg_u/s − π_u))`, taking the
-///   `s − p1` smallest terms.
+/// - wcsd and sse: with m records added, the pairs among them sum to at least
+///   `½ Σ_{chosen} near_u(m − 1)`, where `near_u(j)` is the sum of u's j smallest distances to
+///   any other record (each added u has m − 1 other added records), so the class's pair sum
+///   is at least `agg1 + Σ_{chosen} (agg_u + ½ near_u(m − 1))`. wcsd:
+///   `rc ≥ min_m (agg1 − net + Σ_{m chosen} (agg_u + ½ near_u(m − 1) − π_u))`; sse (size
+///   s = p1 + m, the rounded cost at least the pair sum over s minus ½):
+///   `rc ≥ min_m (agg1/s − ½ − net + Σ_{m chosen} ((agg_u + ½ near_u(m − 1))/s − π_u))`;
+///   each taking the m smallest terms.
 ///
 /// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
 fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f64) -> f64 {
@@ -853,40 +912,34 @@ fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f6
         return f64::INFINITY;
     }
     let pi = ctx.pi;
-    if ctx.sse {
+    if ctx.wcsd {
         let mut best = f64::INFINITY;
         let mut w: Vec<f64> = Vec::with_capacity(child.len());
-        for s in p1 + need..=p1 + room.min(child.len()) {
-            let sf = s as f64;
+        for m in need.max(1)..=room.min(child.len()) {
+            let s = p1 + m;
+            // sse divides the pair sum by the size and rounds (at least −½); wcsd does neither
+            let (div, round) = if ctx.sse { (s as f64, 0.5) } else { (1.0, 0.0) };
+            // near_u grows with j: past the table's width its last entry still bounds it
+            let j = (m - 1).min(ctx.near_width.saturating_sub(1));
+            let among = |u: usize| match ctx.near.get(u * ctx.near_width + j) {
+                Some(&v) => v as f64 / 2.0,
+                None => 0.0,
+            };
             w.clear();
-            w.extend(child.iter().map(|c| c.agg as f64 / sf - pi[c.rec as usize]));
-            let m = s - p1;
+            w.extend(child.iter().map(|c| {
+                let u = c.rec as usize;
+                (c.agg as f64 + among(u)) / div - pi[u]
+            }));
             if m < w.len() {
                 w.select_nth_unstable_by(m - 1, |a, b| a.total_cmp(b));
             }
-            let v = agg1 as f64 / sf - 0.5 - net + w[..m].iter().sum::<f64>();
+            let v = agg1 as f64 / div - round - net + w[..m].iter().sum::<f64>();
             best = best.min(v);
             if best <= stop {
                 break;
             }
         }
         return best;
-    }
-    if ctx.wcsd {
-        let mut w: Vec<f64> = child
-            .iter()
-            .map(|c| c.agg as f64 - pi[c.rec as usize])
-            .collect();
-        w.sort_unstable_by(|a, b| a.total_cmp(b));
-        let mut v = agg1 as f64 - net;
-        for (x, &t) in w.iter().enumerate().take(room) {
-            if x < need || t < 0.0 {
-                v += t;
-            } else {
-                break;
-            }
-        }
-        return v;
     }
     let eval = |t: i64| -> Option<f64> {
         let tf = t as f64;

@@ -231,10 +231,10 @@ proptest! {
 
     #[test]
     fn enumeration_matches_brute_force_filter(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),
-                                             wcsd in any::<bool>(), with_cuts in any::<bool>(),
+                                             crit in 0usize..3, with_cuts in any::<bool>(),
                                              frac in 0.0f64..1.0) {
         let inst = random_instance(n, KS[ks], seed);
-        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][crit];
         let duals = random_duals(&inst, seed ^ 0x5eed, with_cuts);
         let mut reference: Vec<(f64, Column)> = all_columns(&inst, criterion)
             .into_iter()
