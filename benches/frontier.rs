@@ -14,8 +14,8 @@
 //! - `OPTIK_BENCH_TIME` [60] seconds per run, `OPTIK_BENCH_SEEDS` [1], `OPTIK_BENCH_CRITERION`
 //!   [dbil], `OPTIK_BENCH_OUT` [target/frontier.csv]
 //!
-//! Every run is `--engine colgen`: from 1,001 records `auto` would run the large-neighbourhood
-//! search instead (docs/large.md).
+//! Every run is `--engine colgen`: above 5,000 records `auto` would run the large-neighbourhood
+//! search instead, and from 1,001 it would set a 300 s limit when none is given (docs/large.md).
 //!
 //! Peak memory is read with `/usr/bin/time -f %M` when it exists.
 
@@ -150,7 +150,7 @@ fn run(
         .arg("--schema")
         .arg(schema)
         .args(["--k-dist", k, "--seed", "1", "--method", "optimal"])
-        // column generation at every size (`auto` runs the LNS above 1,000 records)
+        // column generation at every size (`auto` runs the LNS above 5,000 records)
         .args(["--engine", "colgen"])
         .args(["--criterion", criterion])
         .arg("--time-limit")

@@ -244,7 +244,33 @@ impl Master {
     }
 
     /// Solves the LP (warm-started); `None` when HiGHS does not reach optimality in `time_limit`.
+    /// When HiGHS fails outright (an error status, not a limit: seen once in a dive LP on
+    /// Census, k = 5, sse, after 236 s), the master is rebuilt without a basis and solved once
+    /// more; a second failure is `None` too, and the caller stops as at a limit.
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
+        let start = Instant::now();
+        match self.solve_once(time_limit) {
+            Ok(sol) => sol,
+            Err(status) => {
+                if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                    eprintln!("master LP: HiGHS failed ({status:?}); rebuilt, solved again");
+                }
+                self.compact(|_| true);
+                let left = time_limit.map(|t| t - start.elapsed().as_secs_f64());
+                self.solve_once(left).unwrap_or_else(|_| {
+                    self.compact(|_| true);
+                    None
+                })
+            }
+        }
+    }
+
+    /// One solve of [`Master::solve`]; `Err` when HiGHS failed, which drops the model (the
+    /// caller rebuilds it).
+    fn solve_once(
+        &mut self,
+        time_limit: Option<f64>,
+    ) -> Result<Option<LpSolution>, highs::HighsStatus> {
         let start = Instant::now();
         let mut model = self.model.take().expect("master model present");
         // HiGHS compares its limit with the run time accumulated over every solve of this model.
@@ -264,7 +290,7 @@ impl Master {
             "time_limit",
             time_limit.map_or(f64::INFINITY, |t| used + t.max(0.01)),
         );
-        let solved = model.solve();
+        let solved = model.try_solve()?;
         let status = solved.status();
         if std::env::var_os("OPTIK_MASTER_TRACE").is_some() {
             eprintln!(
@@ -285,7 +311,7 @@ impl Master {
                     start.elapsed().as_secs_f64()
                 );
             }
-            return None;
+            return Ok(None);
         }
         let n = self.cover.len();
         let rows = sol.dual_rows();
@@ -297,13 +323,13 @@ impl Master {
             .map(|(&t, &sigma)| (t, (-sigma).max(0.0)))
             .collect();
         let x_all = sol.columns();
-        Some(LpSolution {
+        Ok(Some(LpSolution {
             objective,
             duals: Duals { pi, cuts },
             x: self.cols.iter().map(|c| x_all[c.index()]).collect(),
             artificial: self.uses_artificials(x_all),
             seconds: start.elapsed().as_secs_f64(),
-        })
+        }))
     }
 }
 

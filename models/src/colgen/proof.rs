@@ -83,7 +83,15 @@ pub fn solve_set_partitioning(
         // A rejected start only costs the seed; the solve stays correct.
         let _ = model.try_set_solution(Some(&x), None, None, None);
     }
-    let solved = model.solve();
+    // A HiGHS failure (an error status, not a limit) proves nothing and finds nothing.
+    let Ok(solved) = model.try_solve() else {
+        return MipOutcome {
+            proven: false,
+            best: None,
+            seconds: t0.elapsed().as_secs_f64(),
+            nodes: 0,
+        };
+    };
     let status = solved.status();
     let nodes = crate::highs_ffi::mip_node_count(&solved);
     let sol = solved.get_solution();

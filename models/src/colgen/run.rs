@@ -100,9 +100,10 @@ impl Run {
     }
 
     /// Hands the run's core to the companion: it restarts on every core from the best
-    /// partition known, and the run takes its partitions until the deadline or until the
-    /// companion's thread returns. False (at once) when there is no companion or no incumbent,
-    /// or its thread has returned.
+    /// partition known, and the run takes its partitions until the deadline, until one of them
+    /// meets the bound (the caller's proof is then complete), or until the companion's thread
+    /// returns. False (at once) when there is no companion or no incumbent, or its thread has
+    /// returned.
     pub(super) fn hand_over(&mut self, inst: &Instance) -> bool {
         let Some(link) = self.companion.clone() else {
             return false;
@@ -121,7 +122,7 @@ impl Run {
                 self.start.elapsed().as_secs_f64()
             );
         }
-        while !self.out_of_time() && !link.is_done() {
+        while !self.out_of_time() && !link.is_done() && ceil_bound(self.lower) < self.ub() {
             std::thread::sleep(HANDOVER_POLL);
             self.absorb(inst, &link);
         }
