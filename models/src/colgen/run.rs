@@ -290,6 +290,63 @@ mod tests {
         }
     }
 
+    /// The hand-over's wait ends as soon as a partition of the companion meets the bound (the
+    /// caller's proof is then complete), not at the deadline a minute away; the companion ran
+    /// on every core after the hand-over, and it stops with the run.
+    #[test]
+    fn the_hand_over_ends_when_a_partition_meets_the_bound() {
+        use super::super::companion::{Companion, Cores, Publish};
+        use std::time::Duration;
+        let dist = vec![
+            vec![0, 1, 10, 10],
+            vec![1, 0, 10, 10],
+            vec![10, 10, 0, 1],
+            vec![10, 10, 1, 0],
+        ];
+        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
+        let one = Partition::from_labels(&[0; 4]);
+        // The incumbent: one class (4 · 10); the bound 3.6 proves 4, the pairs' cost.
+        let mut run = Run {
+            best: Some((one.clone(), 40)),
+            deadline: Some(Instant::now() + Duration::from_secs(60)),
+            ..run_with(40, 3.6)
+        };
+        let companion: Companion = Box::new(
+            move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+                if cores == Cores::All {
+                    publish(&pairs, 4);
+                }
+                while !crate::stop::requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            },
+        );
+        let link = Link::new(40);
+        run.companion = Some(Arc::clone(&link));
+        let deadline = run.deadline;
+        /// Stops the companion if an assertion fails first (else the scope would wait for it).
+        struct Abandon(Arc<Link>);
+        impl Drop for Abandon {
+            fn drop(&mut self) {
+                self.0.abandon();
+            }
+        }
+        std::thread::scope(|scope| {
+            let _abandon = Abandon(Arc::clone(&link));
+            let (inst, companion) = (&inst, &companion);
+            scope.spawn(move || link.drive(inst, &[], companion, deadline, one));
+            let t = Instant::now();
+            assert!(run.hand_over(inst));
+            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+            assert_eq!(run.ub(), 4);
+            assert!(run.stats.handover_s.is_some());
+            let r = run.finish(inst, Status::Feasible, None);
+            assert_eq!(r.status, Status::Optimal);
+            assert_eq!(r.objective, Some(4));
+        });
+    }
+
     /// A stage stopped by a time limit, with a bound that already meets the incumbent (costs
     /// are integers: 636.2 proves 637), ends optimal and without the time-limit note; a bound
     /// below it stays feasible with the note.
