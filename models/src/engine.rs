@@ -160,6 +160,11 @@ pub struct EngineStats {
     /// `colgen::branch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handover_s: Option<f64>,
+    /// Seconds into the run at which branch-and-price, chosen at the root for a gap above
+    /// 0.5%, gave way to the enumeration proof once the companion's partitions brought the
+    /// gap to the root LP under it (column generation; see `colgen::branch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enumeration_s: Option<f64>,
     /// Conflicts (CP only).
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.
