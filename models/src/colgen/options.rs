@@ -42,7 +42,7 @@ pub struct ColgenOptions {
     /// Default 0.8, or `OPTIK_COLGEN_ALPHA` (an ablation knob).
     pub smoothing: f64,
     /// How optimality is proven after the root LP. Default [`Proof::Auto`], or
-    /// `OPTIK_COLGEN_PROOF` = `auto` | `enum` | `tree` (an ablation knob).
+    /// `OPTIK_COLGEN_PROOF` = `auto` | `root` | `enum` | `tree` (an ablation knob).
     pub proof: Proof,
     /// Price-and-dive in branch-and-price ([`super::dive`]). Default true;
     /// `OPTIK_COLGEN_DIVE=0` turns every dive off (an ablation knob).
@@ -68,8 +68,11 @@ pub struct ColgenOptions {
 /// How column generation proves optimality once the root LP has converged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proof {
-    /// Enumeration when the gap after the root is small (≤ 0.5%), branch-and-price otherwise.
+    /// Enumeration when the gap after the root is small (≤ 0.5%), branch-and-price otherwise,
+    /// until the incumbent comes within 0.5% of the root LP (then the enumeration).
     Auto,
+    /// As `Auto`, but decided once at the root: the tree never gives way (an ablation knob).
+    AutoAtRoot,
     /// Enumerate every column whose reduced cost leaves room for a better partition and solve
     /// the set-partitioning MIP over them.
     Enumeration,
@@ -83,7 +86,7 @@ impl Proof {
         match self {
             Proof::Tree => true,
             Proof::Enumeration => false,
-            Proof::Auto => (ub as f64 - z) > 0.005 * z.abs().max(1.0),
+            Proof::Auto | Proof::AutoAtRoot => (ub as f64 - z) > 0.005 * z.abs().max(1.0),
         }
     }
 
@@ -92,6 +95,7 @@ impl Proof {
         match std::env::var("OPTIK_COLGEN_PROOF").as_deref() {
             Ok("tree") => Proof::Tree,
             Ok("enum") => Proof::Enumeration,
+            Ok("root") => Proof::AutoAtRoot,
             _ => Proof::Auto,
         }
     }
