@@ -39,6 +39,9 @@ pub enum Cores {
 pub type Companion =
     Box<dyn Fn(&Instance, &[f64], &Partition, Option<Instant>, Cores, Publish) + Send + Sync>;
 
+/// How often a companion that starts late looks at the clock and the run.
+const LATE_START_POLL: Duration = Duration::from_millis(5);
+
 /// A partition the companion found and its objective (integer units).
 pub(super) type Found = (Partition, i64);
 
@@ -74,7 +77,8 @@ impl Link {
         })
     }
 
-    /// The companion thread's body: runs `companion` from `start`, and again from each better
+    /// The companion thread's body: from `not_before` (or a hand-over, if sooner) runs
+    /// `companion` from `start` or the run's latest incumbent, and again from each better
     /// incumbent the run posts, until the run ends, the deadline passes, or the companion
     /// returns with nothing posted.
     pub(super) fn drive(
@@ -83,6 +87,7 @@ impl Link {
         bounds: &[f64],
         companion: &Companion,
         deadline: Option<Instant>,
+        not_before: Option<Instant>,
         mut start: Partition,
     ) {
         /// Marks the thread returned however it returns (a panic included).
@@ -93,6 +98,22 @@ impl Link {
             }
         }
         let _returned = Returned(&self.done);
+        if let Some(at) = not_before {
+            while Instant::now() < at
+                && !self.finished.load(Ordering::SeqCst)
+                && !self.all_cores.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(LATE_START_POLL);
+            }
+            if self.finished.load(Ordering::SeqCst) || crate::stop::past(deadline) {
+                return;
+            }
+            // The run's posts while waiting only set the token; the latest is the start.
+            self.token.store(false, Ordering::SeqCst);
+            if let Some((p, _)) = self.restart.lock().expect("no panic holding it").take() {
+                start = p;
+            }
+        }
         loop {
             let link = Arc::clone(self);
             let publish: Publish = Arc::new(move |p, objective| link.publish(p, objective));

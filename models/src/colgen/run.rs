@@ -335,7 +335,7 @@ mod tests {
         std::thread::scope(|scope| {
             let _abandon = Abandon(Arc::clone(&link));
             let (inst, companion) = (&inst, &companion);
-            scope.spawn(move || link.drive(inst, &[], companion, deadline, one));
+            scope.spawn(move || link.drive(inst, &[], companion, deadline, None, one));
             let t = Instant::now();
             assert!(run.hand_over(inst));
             assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());

@@ -40,10 +40,16 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
         Ok(x) => x,
         Err(r) => return Ok(*r),
     };
+    // Below IMPROVE_MIN_RECORDS the companion starts only once the run has used a share of
+    // its limit: runs that prove by then stay reproducible, and none runs without a limit.
+    let not_before = (inst.n < IMPROVE_MIN_RECORDS)
+        .then(|| late_companion_at(&opts, &run))
+        .flatten();
+    let late_ok = inst.n >= IMPROVE_MIN_RECORDS || not_before.is_some();
     let companion = opts
         .companion
         .take()
-        .filter(|_| inst.n >= IMPROVE_MIN_RECORDS && opts.constraints.is_empty());
+        .filter(|_| late_ok && opts.constraints.is_empty());
     std::thread::scope(|scope| {
         // Stops the companion if the run unwinds before `finish` stopped it.
         let mut _guard = None;
@@ -53,7 +59,7 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
             _guard = Some(AbandonOnDrop(Arc::clone(&link)));
             let deadline = run.deadline;
             let bounds = run.record_bounds.clone();
-            scope.spawn(move || link.drive(inst, &bounds, companion, deadline, p));
+            scope.spawn(move || link.drive(inst, &bounds, companion, deadline, not_before, p));
         }
         Ok(
             match column_generation(inst, &opts, &mut run, &mut master) {
@@ -601,10 +607,31 @@ const ROOT_DIVE_SHARE: f64 = 0.25;
 /// Share of the remaining time the improver may take before the proof.
 const IMPROVE_SHARE: f64 = 0.3;
 
-/// Smallest instance the improver runs on. Its neighbourhoods hold about 100 records, and its
-/// result depends on timing (which of several tied optima a proven run releases): below 500
-/// records the proof is fast without it and runs stay reproducible.
+/// Smallest instance the improver runs on, and the companion from the start. Its
+/// neighbourhoods hold about 100 records, and its result depends on timing (which of several
+/// tied optima a proven run releases): below 500 records the proof is mostly fast without it
+/// and runs stay reproducible; the companion starts there only after [`LATE_COMPANION_SHARE`]
+/// of a time limit.
 const IMPROVE_MIN_RECORDS: usize = 500;
+
+/// Share of the time limit after which the companion starts below [`IMPROVE_MIN_RECORDS`]
+/// records (diabetes, 442 records, k = 10: the run kept its warm start for the whole minute).
+const LATE_COMPANION_SHARE: f64 = 0.1;
+
+/// When the companion of a small instance starts: [`LATE_COMPANION_SHARE`] of the time limit
+/// after the start (`OPTIK_COMPANION_LATE` sets the share, `0` for never: an ablation knob);
+/// `None` without a time limit.
+fn late_companion_at(opts: &ColgenOptions, run: &Run) -> Option<Instant> {
+    let share = std::env::var("OPTIK_COMPANION_LATE")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .unwrap_or(LATE_COMPANION_SHARE);
+    if share == 0.0 {
+        return None;
+    }
+    Some(run.start + opts.time_limit?.mul_f64(share.min(1.0)))
+}
 
 /// Share of the time limit the improver takes while the root LP converges slowly (no limit:
 /// 10 s).

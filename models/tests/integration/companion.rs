@@ -235,3 +235,58 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     assert!((39 * count as i64..optimum).contains(&lb), "{lb}");
     assert!(took <= limit + Duration::from_secs(2), "{took:?}");
 }
+
+/// Below 500 records the companion starts only after a tenth of the time limit (runs that
+/// prove by then stay reproducible, and take nothing from it), from the run's incumbent; its
+/// partitions still reach the result. Without a limit it never starts.
+#[test]
+fn a_small_instance_starts_its_companion_late() {
+    let count = 100; // 300 records
+    let (inst, best) = triangles(count);
+    let started: Arc<Mutex<Vec<Duration>>> = Arc::default();
+    let t0 = Instant::now();
+    let companion = |started: Arc<Mutex<Vec<Duration>>>, best: Partition| -> Companion {
+        Box::new(
+            move |_: &Instance, _: &[f64], _: &Partition, _, _, publish: Publish| {
+                started.lock().unwrap().push(t0.elapsed());
+                publish(&best, 0);
+                while !optik_models::stop::requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            },
+        )
+    };
+    let limit = Duration::from_secs(4);
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            time_limit: Some(limit),
+            cuts: false,
+            handover_after: None,
+            companion: Some(companion(Arc::clone(&started), best.clone())),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    let first = *started
+        .lock()
+        .unwrap()
+        .first()
+        .expect("the companion started");
+    assert!(first >= limit.mul_f64(0.1), "{first:?}");
+    assert_eq!(r.objective, Some(57 * count as i64));
+    assert!(t0.elapsed() <= limit + Duration::from_secs(2));
+    // No limit (cuts on: the LP is the optimum, proven at the root): no companion.
+    let none: Arc<Mutex<Vec<Duration>>> = Arc::default();
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            companion: Some(companion(Arc::clone(&none), best)),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
+    assert_eq!(r.objective, Some(57 * count as i64));
+    assert!(none.lock().unwrap().is_empty());
+}
