@@ -881,5 +881,34 @@ mod tests {
             Some(start::partition_cost(&inst, Criterion::Dbil, &p)),
             r.objective
         );
+        // Stopped anywhere in the tree, at the switch or in the enumeration, the bound stays
+        // below the optimum and "optimal" is only said of it.
+        let opt = plain.objective.expect("an optimum");
+        for micros in [
+            0u64, 50, 100, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 25_600,
+        ] {
+            let (mut run, mut master) = start_run(&inst, &mut opts).expect("started");
+            let (sol, min_rc) =
+                column_generation(&inst, &opts, &mut run, &mut master).expect("converged");
+            run.best = Some((Partition::from_labels(&vec![0; n]), cost));
+            run.deadline = Some(Instant::now() + Duration::from_micros(micros));
+            let r = settle(
+                &inst,
+                Criterion::Dbil,
+                &opts,
+                run,
+                &mut master,
+                &sol,
+                min_rc,
+            );
+            let lb = r.lower_bound.expect("a bound");
+            assert!(
+                lb <= opt,
+                "bound {lb} above the optimum {opt} at {micros} µs"
+            );
+            if r.status == Status::Optimal {
+                assert_eq!(r.objective, Some(opt));
+            }
+        }
     }
 }
