@@ -38,9 +38,10 @@ pub struct Found {
     pub partial: bool,
     /// Search nodes visited.
     pub nodes: u64,
-    /// Partial pricing that ran every root task to its end (none stopped, no deadline): for
-    /// every root task (the columns whose first member in the canonical order is one record), a
-    /// lower bound on its columns' reduced costs, at most 0. Classes of a partition have
+    /// Partial pricing not cut short by the deadline: for every root task (the columns whose
+    /// first member in the canonical order is one record), a lower bound on its columns'
+    /// reduced costs, at most 0 (a task run to its end: its least; a task its node budget
+    /// stopped: the least of that and its frontier's bound). Classes of a partition have
     /// distinct first members, so any partition's classes pay at least the sum of the most
     /// negative of these, one per class ([`Found::lagrangian_sum`]).
     pub root_minima: Option<Vec<f64>>,
@@ -49,8 +50,8 @@ pub struct Found {
 impl Found {
     /// A lower bound on the sum of the reduced costs of the classes of any partition with at
     /// most `max_classes` classes: the `max_classes` most negative root minima when the search
-    /// knows them, else `max_classes` times the most negative reduced cost found (a complete
-    /// search). Column generation adds it to the dual value for a Lagrangian bound.
+    /// knows them (not less than the next bound when it is complete), else `max_classes` times
+    /// the most negative reduced cost found (a complete search only). Column generation adds it to the dual value for a Lagrangian bound.
     pub fn lagrangian_sum(&self, max_classes: usize) -> f64 {
         let most_negative = self.columns.iter().map(|c| c.0).fold(0.0, f64::min);
         let uniform = max_classes as f64 * most_negative;
@@ -62,7 +63,12 @@ impl Found {
                     m.select_nth_unstable_by(take, f64::total_cmp);
                 }
                 let per_root: f64 = m[..take].iter().sum();
-                per_root.max(uniform)
+                // A stopped search's most negative column may be unfound: only its minima count.
+                if self.partial {
+                    per_root
+                } else {
+                    per_root.max(uniform)
+                }
             }
             None => uniform,
         }
@@ -202,6 +208,9 @@ struct Dfs {
     local: Option<LocalBest>,
     task_nodes: u64,
     stopped: bool,
+    /// Once stopped: a lower bound on the reduced cost of every column the task left
+    /// unexplored (the least [`later_bound`] over the calls the stop cut short).
+    frontier: f64,
     members: Vec<u32>,
     ks: Vec<u32>,
     cut_count: Vec<u8>,
@@ -406,6 +415,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 local: None,
                 task_nodes: 0,
                 stopped: false,
+                frontier: f64::INFINITY,
                 members: Vec::with_capacity(16),
                 ks: Vec::with_capacity(16),
                 cut_count: vec![0; ncuts],
@@ -425,15 +435,21 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 });
                 dfs.task_nodes = 0;
                 dfs.stopped = false;
+                dfs.frontier = f64::INFINITY;
                 if !ctx.abort.load(Ordering::Relaxed) {
                     dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
                 }
                 let mut root_min = None;
                 if let Some(local) = dfs.local.take() {
                     // The task's best column, or (none found) the threshold below which it
-                    // looked: a lower bound on every column it owns unless it stopped early.
+                    // looked: a lower bound on every column it explored; a stopped task's
+                    // frontier bounds the rest.
                     let best = local.heap.iter().map(|e| e.0).fold(threshold, f64::min);
-                    root_min = (!dfs.stopped).then_some(best);
+                    root_min = Some(if dfs.stopped {
+                        best.min(dfs.frontier)
+                    } else {
+                        best
+                    });
                     dfs.found.extend(local.heap.into_iter().map(|e| (e.0, e.1)));
                 }
                 (
@@ -448,7 +464,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
     let partial = results.iter().any(|r| r.2);
     let nodes = results.iter().map(|r| r.1).sum();
     let aborted = ctx.abort.load(Ordering::Relaxed);
-    let root_minima = (partial_k.is_some() && !partial && !aborted)
+    let root_minima = (partial_k.is_some() && !aborted)
         .then(|| results.iter().map(|r| r.3))
         .and_then(|m| m.collect::<Option<Vec<f64>>>());
     let mut columns: Vec<(f64, Column)> = match mode {
@@ -500,6 +516,46 @@ fn spread(columns: Vec<(f64, Column)>, n: usize, k: usize, cap: u32) -> Vec<(f64
         }
     }
     kept
+}
+
+/// The cost of a class of `s` records with aggregate `a` (maximum distance for dbil, pair sum
+/// for wcsd and sse): a lower bound on the cost of any class that grows a prefix of
+/// aggregate `a` to `s` records.
+fn base_cost(ctx: &Ctx, s: usize, a: i64) -> f64 {
+    if ctx.sse {
+        sse_term(a, s) as f64
+    } else if ctx.wcsd {
+        a as f64
+    } else {
+        (s as i64 * a) as f64
+    }
+}
+
+/// A lower bound on the reduced cost of every column that extends the prefix (`p` members)
+/// by candidate `idx` of `list` or a later one: the prefix's aggregate (it only grows), no
+/// new cut penalty (they only add), and the duals of candidate `idx` and of the best
+/// candidates after it (later candidates have smaller π and a shorter remaining list, so the
+/// bound holds for them too; exceeding the threshold ends the caller's loop).
+fn later_bound(
+    ctx: &Ctx,
+    list: &[Cand],
+    info: &ListInfo,
+    idx: usize,
+    prefix: &Prefix,
+    p: usize,
+) -> f64 {
+    let p1 = p + 1;
+    let smax_all = ctx
+        .max_size(prefix.kmax.max(info.kmax_from[idx]))
+        .min(p + list.len() - idx);
+    let pj = ctx.pi[list[idx].rec as usize];
+    let mut lb = f64::INFINITY;
+    for s in p1.max(prefix.kmax as usize)..=smax_all {
+        if let Some(t) = info.top(idx + 1, s - p1) {
+            lb = lb.min(base_cost(ctx, s, prefix.agg) - prefix.psum - pj + prefix.cp - t);
+        }
+    }
+    lb
 }
 
 /// The class being built at a search node: the sum of its members' duals, the cut penalties it
@@ -586,6 +642,11 @@ impl Dfs {
         }
         self.task_nodes += 1;
         if self.stopped {
+            // This call and its later siblings are left unexplored.
+            let p = self.members.len();
+            self.frontier = self
+                .frontier
+                .min(later_bound(ctx, list, info, idx, &prefix, p));
             return false;
         }
         if ctx.abort.load(Ordering::Relaxed) {
@@ -597,28 +658,9 @@ impl Dfs {
         let p = self.members.len();
         let p1 = p + 1;
         let thr = self.threshold(ctx) + TOL;
-        let smax_all = ctx
-            .max_size(kmax.max(info.kmax_from[idx]))
-            .min(p + list.len() - idx);
-        // Bound with the prefix's aggregate (and no new cut penalty): it only grows for later
-        // candidates (smaller π, shorter remaining list), so exceeding it ends the loop.
-        let base = |s: usize, a: i64| -> f64 {
-            if ctx.sse {
-                sse_term(a, s) as f64
-            } else if ctx.wcsd {
-                a as f64
-            } else {
-                (s as i64 * a) as f64
-            }
-        };
+        let base = |s: usize, a: i64| base_cost(ctx, s, a);
         let pj = ctx.pi[j];
-        let mut lb_break = f64::INFINITY;
-        for s in p1.max(kmax as usize)..=smax_all {
-            if let Some(t) = info.top(idx + 1, s - p1) {
-                lb_break = lb_break.min(base(s, agg) - psum - pj + cp - t);
-            }
-        }
-        if lb_break > thr {
+        if later_bound(ctx, list, info, idx, &prefix, p) > thr {
             return false;
         }
         let kj = inst.k[j];

@@ -122,7 +122,8 @@ pub(super) fn price_round(
         }
         // A complete pricing gives a Lagrangian bound at the point priced: every partition costs
         // at least value(point) + the reduced costs its classes can sum to (one root task's
-        // minimum per class, or (number of classes)·min_rc; `Found::lagrangian_sum`).
+        // minimum per class, or (number of classes)·min_rc; `Found::lagrangian_sum`). A
+        // partial one does too, from its tasks' minima and frontiers.
         let lagrange = |found: &pricing::Found, at: &Duals| {
             let l = at.value() + found.lagrangian_sum(max_classes as usize);
             if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
@@ -138,6 +139,10 @@ pub(super) fn price_round(
             if let Some(s) = smoothing.as_deref_mut() {
                 improved |= s.offer(&point, l);
             }
+        } else if found.root_minima.is_some() {
+            // A stopped search still bounds every task (its frontier): a valid, weaker bound
+            // for the run; the smoothing centre keeps to complete pricings.
+            note_bound(lagrange(&found, &point));
         }
         let mut added = 0;
         for (rc, c) in std::mem::take(&mut found.columns) {

@@ -304,7 +304,8 @@ proptest! {
 
     /// Partial pricing that runs every root task to its end knows each task's least reduced
     /// cost (checked against a brute-force list), and the Lagrangian bound built from them is
-    /// at least the uniform one and never above the optimum.
+    /// at least the uniform one and never above the optimum; stopped by small node budgets,
+    /// its minima stay below the tasks' least reduced costs and its bound below the optimum.
     #[test]
     fn root_minima_give_a_valid_lagrangian_bound(n in 3usize..=10, ks in 0usize..4,
                                                  seed in any::<u64>(), wcsd in any::<bool>()) {
@@ -336,6 +337,25 @@ proptest! {
         prop_assert!(sum >= max_classes as f64 * min_rc - 1e-6);
         let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
         prop_assert!(duals.value() + sum <= opt as f64 + 1e-6, "bound {} > optimum {opt}", duals.value() + sum);
+        // Stopped by a node budget, each task's minimum (its frontier's bound included) is
+        // still at most its least reduced cost, and the bound still at most the optimum.
+        for budget in [1u64, 2, 5, 20] {
+            let part = search(&inst, &duals, &SearchOptions {
+                node_budget: Some(budget),
+                ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
+            });
+            let minima = part.root_minima.clone().expect("no deadline");
+            for (a, b) in minima.iter().zip(&want) {
+                prop_assert!(*a <= b + 1e-6, "budget {budget}: minima {:?} want {:?}", minima, want);
+            }
+            if !part.partial {
+                for (a, b) in minima.iter().zip(&want) {
+                    prop_assert!((a - b).abs() < 1e-6);
+                }
+            }
+            let bound = duals.value() + part.lagrangian_sum(max_classes);
+            prop_assert!(bound <= opt as f64 + 1e-6, "budget {budget}: bound {bound} > optimum {opt}");
+        }
     }
 }
 
