@@ -34,7 +34,8 @@ pub struct Found {
     pub over_budget: bool,
     /// True when the deadline stopped the search (the list is then incomplete).
     pub timed_out: bool,
-    /// True when the node budget stopped the search after finding columns (incomplete).
+    /// True when the node budget stopped a task (incomplete): after finding columns, or
+    /// after [`EMPTY_BUDGET_FACTOR`] budgets without one.
     pub partial: bool,
     /// Search nodes visited.
     pub nodes: u64,
@@ -104,6 +105,9 @@ struct Ctx<'a> {
     timed_out: AtomicBool,
     /// Partial pricing: each root task stops after this many nodes once it found a column.
     node_budget: Option<u64>,
+    /// Partial pricing: a task that found nothing stops after this many nodes
+    /// ([`EMPTY_BUDGET_FACTOR`] node budgets).
+    empty_budget: Option<u64>,
     /// Extra class constraints (empty: plain k_i-anonymity).
     extra: &'a ClassConstraints,
     /// Largest class size for each kmax (index = kmax).
@@ -248,11 +252,11 @@ pub struct SearchOptions<'a> {
     pub constraints: &'a ClassConstraints,
     /// Partial pricing (with [`Mode::Best`]): every root task (the columns whose first member,
     /// in the canonical order, is one record) keeps its own best `k` and stops after this many
-    /// nodes once it has found a column (`partial` is then set); the result is the `k` best
-    /// over the tasks. Column generation only needs some improving columns while the duals
-    /// are far from optimal, and the complete search only in the rounds that certify the LP
-    /// (no task finds a column, so none stops early). Deterministic: no task depends on
-    /// another's progress.
+    /// nodes once it has found a column, or after [`EMPTY_BUDGET_FACTOR`] times as many
+    /// without one (`partial` is then set); the result is the `k` best over the tasks. Column
+    /// generation only needs some improving columns while the duals are far from optimal, and
+    /// the complete search (`None`) only in the rounds that certify the LP. Deterministic: no
+    /// task depends on another's progress.
     pub node_budget: Option<u64>,
     /// Branch-and-price decisions: pairs that must share a column and pairs that must not.
     /// Unlike the class constraints they only filter columns: the size cap and the dominance
@@ -382,6 +386,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         token: crate::stop::token(),
         timed_out: AtomicBool::new(false),
         node_budget,
+        empty_budget: node_budget.and_then(|b| empty_budget_factor().map(|f| b.saturating_mul(f))),
         extra,
         cap,
         must_of,
@@ -636,7 +641,10 @@ impl Dfs {
             ctx.abort.store(true, Ordering::Relaxed);
         }
         if let (Some(budget), Some(local)) = (ctx.node_budget, &self.local) {
-            if self.task_nodes >= budget && !local.heap.is_empty() {
+            let found = !local.heap.is_empty();
+            if self.task_nodes >= budget
+                && (found || ctx.empty_budget.is_some_and(|e| self.task_nodes >= e))
+            {
                 self.stopped = true;
             }
         }
@@ -875,6 +883,25 @@ impl Dfs {
             return false;
         }
         true
+    }
+}
+
+/// Partial pricing: a root task that has found no column stops after this many node budgets
+/// (its frontier still bounds it). Without it, one task that finds nothing at large classes
+/// holds the round for minutes (Tarragona, sse, k = 10: a second round did not end in 570 s).
+/// The rounds that certify the LP are complete searches and never stop.
+const EMPTY_BUDGET_FACTOR: u64 = 10;
+
+/// `OPTIK_PRICE_EMPTY` (a factor; `0`: tasks without a column never stop, as before; an
+/// ablation knob), else [`EMPTY_BUDGET_FACTOR`].
+fn empty_budget_factor() -> Option<u64> {
+    match std::env::var("OPTIK_PRICE_EMPTY")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        Some(0) => None,
+        Some(f) => Some(f),
+        None => Some(EMPTY_BUDGET_FACTOR),
     }
 }
 
