@@ -105,7 +105,8 @@ enum NodeLp {
 /// Runs the tree from the converged root LP (value `root_bound`) until every node is closed or
 /// time runs out. Improvements go to `run`; on return `run.lower` holds the tree's bound. With
 /// `enumerate_from` (the root's dual value), the tree ends with [`TreeEnd::Enumerate`] as soon
-/// as the incumbent is close enough to it for the enumeration proof ([`super::options::Proof::tree`]).
+/// as the incumbent is close enough to it for the enumeration proof
+/// ([`super::options::Proof::tree`]).
 pub(super) fn branch_and_price(
     inst: &Instance,
     opts: &ColgenOptions,

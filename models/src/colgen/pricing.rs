@@ -52,7 +52,8 @@ impl Found {
     /// A lower bound on the sum of the reduced costs of the classes of any partition with at
     /// most `max_classes` classes: the `max_classes` most negative root minima when the search
     /// knows them (not less than the next bound when it is complete), else `max_classes` times
-    /// the most negative reduced cost found (a complete search only). Column generation adds it to the dual value for a Lagrangian bound.
+    /// the most negative reduced cost found (a complete search only). Column generation adds
+    /// it to the dual value for a Lagrangian bound.
     pub fn lagrangian_sum(&self, max_classes: usize) -> f64 {
         let most_negative = self.columns.iter().map(|c| c.0).fold(0.0, f64::min);
         let uniform = max_classes as f64 * most_negative;

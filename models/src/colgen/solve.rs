@@ -404,7 +404,7 @@ fn prove(
     // without it).
     primal_step(inst, criterion, &mut run, master, sol);
     improve_incumbent(inst, opts, &mut run, sol.duals.value());
-    settle(inst, criterion, opts, run, master, sol, min_rc)
+    settle(inst, opts, run, master, sol, min_rc)
 }
 
 /// The proof from the converged root LP `sol`: branch-and-price for a wide gap (until the
@@ -413,7 +413,6 @@ fn prove(
 /// threshold, and solve the set-partitioning MIP over them.
 fn settle(
     inst: &Instance,
-    criterion: Criterion,
     opts: &ColgenOptions,
     mut run: Run,
     master: &mut Master,
@@ -421,6 +420,7 @@ fn settle(
     min_rc: f64,
 ) -> EngineResult {
     let n = inst.n;
+    let criterion = opts.criterion;
     let z = sol.duals.value();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
@@ -863,15 +863,7 @@ mod tests {
         let cost = start::partition_cost(&inst, Criterion::Dbil, &one);
         assert!(opts.proof.tree(sol.duals.value(), cost));
         run.best = Some((one, cost));
-        let r = settle(
-            &inst,
-            Criterion::Dbil,
-            &opts,
-            run,
-            &mut master,
-            &sol,
-            min_rc,
-        );
+        let r = settle(&inst, &opts, run, &mut master, &sol, min_rc);
         assert!(r.stats.enumeration_s.is_some(), "{:?}", r.stats);
         assert_eq!(r.status, Status::Optimal, "{:?}", r.note);
         assert_eq!(r.objective, plain.objective);
@@ -892,15 +884,7 @@ mod tests {
                 column_generation(&inst, &opts, &mut run, &mut master).expect("converged");
             run.best = Some((Partition::from_labels(&vec![0; n]), cost));
             run.deadline = Some(Instant::now() + Duration::from_micros(micros));
-            let r = settle(
-                &inst,
-                Criterion::Dbil,
-                &opts,
-                run,
-                &mut master,
-                &sol,
-                min_rc,
-            );
+            let r = settle(&inst, &opts, run, &mut master, &sol, min_rc);
             let lb = r.lower_bound.expect("a bound");
             assert!(
                 lb <= opt,
