@@ -87,15 +87,21 @@ pub(super) fn dive(
         }
         // The rounding's classes: the fixed classes are taken among them, and the others go
         // into the master, so the LP after fixing has a solution without artificial columns.
-        let rounded: HashSet<Vec<u32>> = rounded
+        // In a fixed order: the master's column order decides which of several optimal
+        // bases HiGHS returns, so a hash set's order made proofs release different tied
+        // partitions from run to run.
+        let mut classes: Vec<Vec<u32>> = rounded
             .iter()
             .flat_map(|(p, _)| p.classes())
             .map(|class| class.iter().map(|&i| i as u32).collect())
             .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let rounded: HashSet<Vec<u32>> = classes.iter().cloned().collect();
         if !fix(master, &sol, &rounded, &mut fixed, &mut fixed_records) {
             break;
         }
-        for members in rounded {
+        for members in classes {
             if !fixed.contains(&members) && members.iter().all(|&m| !fixed_records[m as usize]) {
                 master.add_column(Column::new(inst, opts.criterion, members));
             }
