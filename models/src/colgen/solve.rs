@@ -597,6 +597,10 @@ fn add_classes(inst: &Instance, criterion: Criterion, master: &mut Master, p: &P
 /// 30 s).
 const SEED_SHARE: f64 = 0.05;
 
+/// Share of the time left that the primal step's MIP may take (at most 30 s;
+/// `OPTIK_PRIMAL_MIP_SHARE` sets it).
+const PRIMAL_MIP_SHARE: f64 = 0.2;
+
 /// Share of a MIP's time limit kept back for HiGHS' overrun (at least 1 s).
 const MIP_MARGIN: f64 = 0.1;
 
@@ -775,7 +779,12 @@ fn primal_step(
         .iter()
         .map(|&(_, i)| master.columns[i].clone())
         .collect();
-    let limit = run.remaining().map_or(30.0, |r| r * 0.2).min(30.0);
+    let share = std::env::var("OPTIK_PRIMAL_MIP_SHARE")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| (0.0..=1.0).contains(s))
+        .unwrap_or(PRIMAL_MIP_SHARE);
+    let limit = run.remaining().map_or(30.0, |r| r * share).min(30.0);
     mip_round(inst, criterion, run, columns, &master.cuts, Some(limit));
 }
 
