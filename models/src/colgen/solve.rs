@@ -266,6 +266,10 @@ fn column_generation(
             }
         }
         let Some(sol) = master.solve(run.remaining()) else {
+            // HiGHS stops at its limit a moment before the run's deadline.
+            if run.remaining().is_some_and(|left| left < 1.0) {
+                return Err("time limit in the master LP");
+            }
             return Err("master LP not solved");
         };
         run.stats.lp_time_s += sol.seconds;
