@@ -852,24 +852,29 @@ fn mip_round(
 mod tests {
     use super::*;
 
+    /// Records at pseudo-random points of an `xm` × `ym` grid (Manhattan distance), one per k.
+    fn scattered(xm: i64, ym: i64, k: Vec<u32>) -> Instance {
+        let n = k.len() as i64;
+        let x: Vec<i64> = (0..n).map(|i| (i * 7919 + 13) % xm).collect();
+        let y: Vec<i64> = (0..n).map(|i| (i * 104_729 + 7) % ym).collect();
+        let dist = (0..n as usize)
+            .map(|a| {
+                (0..n as usize)
+                    .map(|b| (x[a] - x[b]).abs() + (y[a] - y[b]).abs())
+                    .collect()
+            })
+            .collect();
+        Instance::new(1.0, k, dist).expect("valid")
+    }
+
     /// A dive adds its rounding's classes to the master in the same order every time: the
     /// column order decides which of several optimal bases HiGHS returns, and a hash set's
     /// order once made a proof (Adult, 200 records, personal k_i) release a different one of
     /// its tied optimal partitions from run to run.
     #[test]
     fn a_dive_adds_its_columns_in_the_same_order_every_time() {
-        let n = 36;
-        let x: Vec<i64> = (0..n as i64).map(|i| (i * 7919 + 13) % 101).collect();
-        let y: Vec<i64> = (0..n as i64).map(|i| (i * 104_729 + 7) % 67).collect();
-        let dist = (0..n)
-            .map(|a| {
-                (0..n)
-                    .map(|b| (x[a] - x[b]).abs() + (y[a] - y[b]).abs())
-                    .collect()
-            })
-            .collect();
-        let k = (0..n).map(|i| if i % 3 == 0 { 4 } else { 3 }).collect();
-        let inst = Instance::new(1.0, k, dist).expect("valid");
+        let k = (0..36).map(|i| if i % 3 == 0 { 4 } else { 3 }).collect();
+        let inst = scattered(101, 67, k);
         let columns_after_a_dive = || {
             let mut opts = ColgenOptions::default();
             let (mut run, mut master) = start_run(&inst, &mut opts).expect("started");
@@ -894,7 +899,7 @@ mod tests {
         };
         let first = columns_after_a_dive();
         assert!(first.len() > 2, "{first:?}");
-        for _ in 0..4 {
+        for _ in 0..9 {
             assert_eq!(columns_after_a_dive(), first);
         }
     }
@@ -905,25 +910,15 @@ mod tests {
     /// old hash-set order the counts differed in every run).
     #[test]
     fn a_tree_proof_repeats_itself_exactly() {
-        // Points on a coarse grid, several of them equal (as in Adult): ties.
-        let n = 100;
-        let x: Vec<i64> = (0..n as i64).map(|i| (i * 7919 + 13) % 23).collect();
-        let y: Vec<i64> = (0..n as i64).map(|i| (i * 104_729 + 7) % 17).collect();
-        let dist = (0..n)
-            .map(|a| {
-                (0..n)
-                    .map(|b| (x[a] - x[b]).abs() + (y[a] - y[b]).abs())
-                    .collect()
-            })
-            .collect();
-        let k = (0..n)
+        // A coarse grid: several records share a point (as in Adult), so there are ties.
+        let k = (0..100)
             .map(|i| match i % 6 {
                 0 => 5,
                 1 | 2 => 4,
                 _ => 3,
             })
             .collect();
-        let inst = Instance::new(1.0, k, dist).expect("valid");
+        let inst = scattered(23, 17, k);
         let solve = || {
             let r = solve_colgen(
                 &inst,
