@@ -101,13 +101,28 @@ impl Proof {
     }
 }
 
+/// The number in the environment variable `name` (`None`: unset or not a number). The
+/// engines' ablation knobs read through it.
+pub(super) fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// A count knob where `0` turns the feature off (`None`); unset (or not a number): `default`.
+pub(super) fn env_count_or_off<T: std::str::FromStr + Default + PartialEq>(
+    name: &str,
+    default: T,
+) -> Option<T> {
+    match env_number::<T>(name) {
+        Some(v) if v == T::default() => None,
+        Some(v) => Some(v),
+        None => Some(default),
+    }
+}
+
 /// `OPTIK_HANDOVER` (a share in (0, 1]; 0 = never), else 0.25 (measured on Adult samples of
 /// 1,000–5,000 records: docs/exact.md's "Handing the core over").
 fn handover_from_env() -> Option<f64> {
-    match std::env::var("OPTIK_HANDOVER")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-    {
+    match env_number::<f64>("OPTIK_HANDOVER") {
         Some(s) if s > 0.0 && s.is_finite() => Some(s),
         Some(_) => None,
         None => Some(0.25),
@@ -116,9 +131,7 @@ fn handover_from_env() -> Option<f64> {
 
 /// `OPTIK_COLGEN_ALPHA`, else 0.8 (measured on Adult k = 5: docs/exact.md's ablation).
 fn smoothing_from_env() -> f64 {
-    std::env::var("OPTIK_COLGEN_ALPHA")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
+    env_number::<f64>("OPTIK_COLGEN_ALPHA")
         .filter(|a| a.is_finite())
         .unwrap_or(0.8)
 }
@@ -126,14 +139,7 @@ fn smoothing_from_env() -> f64 {
 /// `OPTIK_PRICE_COVER` (0 = no limit), else 10 (measured on Adult at k = 5, 10 and {3, 5, 7}:
 /// docs/exact.md's "Spread columns").
 fn price_cover_from_env() -> Option<u32> {
-    match std::env::var("OPTIK_PRICE_COVER")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-    {
-        Some(0) => None,
-        Some(c) => Some(c),
-        None => Some(10),
-    }
+    env_count_or_off("OPTIK_PRICE_COVER", 10u32)
 }
 
 impl Default for ColgenOptions {
@@ -181,5 +187,29 @@ impl std::fmt::Debug for ColgenOptions {
             .field("improve_early", &self.improve_early)
             .field("companion", &self.companion.is_some())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{env_count_or_off, env_number};
+
+    /// The knob readers: unset or not a number gives the default, `0` turns a count off.
+    #[test]
+    fn knobs_read_numbers_and_zero_means_off() {
+        // A variable of this test's own: tests run in parallel in one process.
+        let name = "OPTIK_TEST_KNOB_READERS";
+        std::env::remove_var(name);
+        assert_eq!(env_number::<f64>(name), None);
+        assert_eq!(env_count_or_off(name, 10u32), Some(10));
+        std::env::set_var(name, "x");
+        assert_eq!(env_count_or_off(name, 10u32), Some(10));
+        std::env::set_var(name, "0");
+        assert_eq!(env_count_or_off(name, 10u32), None);
+        std::env::set_var(name, "3");
+        assert_eq!(env_count_or_off(name, 10u32), Some(3));
+        std::env::set_var(name, "0.25");
+        assert_eq!(env_number::<f64>(name), Some(0.25));
+        std::env::remove_var(name);
     }
 }

@@ -896,14 +896,7 @@ const EMPTY_BUDGET_FACTOR: u64 = 10;
 /// `OPTIK_PRICE_EMPTY` (a factor; `0`: tasks without a column never stop, as before; an
 /// ablation knob), else [`EMPTY_BUDGET_FACTOR`].
 fn empty_budget_factor() -> Option<u64> {
-    match std::env::var("OPTIK_PRICE_EMPTY")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        Some(0) => None,
-        Some(f) => Some(f),
-        None => Some(EMPTY_BUDGET_FACTOR),
-    }
+    super::options::env_count_or_off("OPTIK_PRICE_EMPTY", EMPTY_BUDGET_FACTOR)
 }
 
 /// Widest table of [`nearest_sums`]: classes are at most 2·kmax − 1 records without class

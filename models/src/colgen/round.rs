@@ -88,9 +88,7 @@ pub(super) fn price_round(
     max_classes: f64,
 ) -> Result<Round, &'static str> {
     let n = inst.n;
-    let per_round = std::env::var("OPTIK_PRICE_K")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
+    let per_round = super::options::env_number::<f64>("OPTIK_PRICE_K")
         .map_or(n.max(50), |f| ((f * n as f64) as usize).max(50));
     let mode = Mode::Best {
         k: per_round,

@@ -5,7 +5,7 @@ use super::branch;
 use super::column::Column;
 use super::companion::Link;
 use super::master::{LpSolution, Master};
-use super::options::{ColgenOptions, Proof};
+use super::options::{env_number, ColgenOptions, Proof};
 use super::pricing::{search, Mode, Pairs, SearchOptions};
 use super::round::{age_pool, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
@@ -630,9 +630,7 @@ const LATE_COMPANION_SHARE: f64 = 0.1;
 /// after the start (`OPTIK_COMPANION_LATE` sets the share, `0` for never: an ablation knob);
 /// `None` without a time limit.
 fn late_companion_at(opts: &ColgenOptions, run: &Run) -> Option<Instant> {
-    let share = std::env::var("OPTIK_COMPANION_LATE")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
+    let share = env_number::<f64>("OPTIK_COMPANION_LATE")
         .filter(|s| s.is_finite() && *s >= 0.0)
         .unwrap_or(LATE_COMPANION_SHARE);
     if share == 0.0 {
@@ -783,9 +781,7 @@ fn primal_step(
         .iter()
         .map(|&(_, i)| master.columns[i].clone())
         .collect();
-    let share = std::env::var("OPTIK_PRIMAL_MIP_SHARE")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
+    let share = env_number::<f64>("OPTIK_PRIMAL_MIP_SHARE")
         .filter(|s| (0.0..=1.0).contains(s))
         .unwrap_or(PRIMAL_MIP_SHARE);
     let limit = run.remaining().map_or(30.0, |r| r * share).min(30.0);
