@@ -7,7 +7,7 @@
 //! demand (no matrix), from a poor valid start, to see how the search scales with n.
 //!
 //! Usage: `lns_bench INSTANCE.json [START.csv ...] [--synthetic N] [--time S] [--checkpoints S,S,..] [--size M]
-//! [--min-size M] [--max-size M] [--first-limit S] [--limit S] [--rule medoid|closest|growth]
+//! [--min-size M] [--max-size M] [--first-limit S] [--limit S] [--rule medoid|closest|growth|related]
 //! [--bias uniform|cost] [--fixed M] [--no-cuts] [--no-follow] [--threads T] [--seed S] [--wcsd] [--verbose]`
 
 use optik_models::colgen::start::{greedy_cover, partition_cost};
@@ -156,6 +156,7 @@ fn main() {
                     "medoid" => NeighbourhoodRule::MedoidToSeed,
                     "closest" => NeighbourhoodRule::ClosestRecords,
                     "growth" => NeighbourhoodRule::MedoidGrowth,
+                    "related" => NeighbourhoodRule::Related,
                     r => panic!("unknown rule {r}"),
                 }
             }

@@ -305,6 +305,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     criterion,
                     deadline,
                     threads: threads.max(1),
+                    max_size: companion_max_size(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),
                     ..LnsOptions::default()
@@ -312,6 +313,26 @@ fn lns_companion(criterion: Criterion) -> Companion {
             );
         },
     )
+}
+
+/// The companion's largest neighbourhood: half the table (`OPTIK_COMPANION_MAX_SIZE` records
+/// when set, an ablation knob; 0 = the whole table), at most the search's own default. A
+/// neighbourhood of the whole table is column generation again from its own root, beside the
+/// run that already does it: after a hand-over on a small table the search re-solved the whole
+/// instance again and again, each time from scratch (docs/exact.md, "The companion's largest
+/// neighbourhood").
+fn companion_max_size(n: usize) -> usize {
+    let knob = std::env::var("OPTIK_COMPANION_MAX_SIZE").ok();
+    max_size_below_whole(n, knob.and_then(|v| v.parse().ok()))
+}
+
+/// [`companion_max_size`] for the knob's value `knob`.
+fn max_size_below_whole(n: usize, knob: Option<usize>) -> usize {
+    match knob {
+        Some(0) => n.max(1),
+        Some(m) => m,
+        None => (n / 2).clamp(1, LnsOptions::default().max_size),
+    }
 }
 
 /// The large-neighbourhood search as column generation's improver (no class constraints: the
@@ -445,4 +466,20 @@ fn settle(
         result.status = Status::Feasible;
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The companion's neighbourhoods stay below the whole table: half of it, at most the
+    /// search's own largest; the knob's 0 allows the whole table.
+    #[test]
+    fn the_companion_never_frees_the_whole_table() {
+        assert_eq!(max_size_below_whole(442, None), 221);
+        assert_eq!(max_size_below_whole(5000, None), 1000);
+        assert_eq!(max_size_below_whole(1, None), 1);
+        assert_eq!(max_size_below_whole(442, Some(0)), 442);
+        assert_eq!(max_size_below_whole(442, Some(300)), 300);
+    }
 }

@@ -102,7 +102,7 @@ impl Default for LnsOptions {
             size: 100,
             min_size: 20,
             max_size: 1000,
-            rule: NeighbourhoodRule::MedoidToSeed,
+            rule: default_rule(),
             seed_bias: SeedBias::CostOverBound,
             follow_improvements: true,
             seed: 0,
@@ -114,6 +114,18 @@ impl Default for LnsOptions {
             on_partition: None,
             record_bounds: None,
         }
+    }
+}
+
+/// The neighbourhood rule: `OPTIK_LNS_RULE` (`medoid`, `closest`, `growth` or `related`; an
+/// ablation knob for the search alone and column generation's companion), else the randomised
+/// related rule (measured against medoid to seed: docs/large.md, "Randomised neighbourhoods").
+fn default_rule() -> NeighbourhoodRule {
+    match std::env::var("OPTIK_LNS_RULE").as_deref() {
+        Ok("medoid") => NeighbourhoodRule::MedoidToSeed,
+        Ok("closest") => NeighbourhoodRule::ClosestRecords,
+        Ok("growth") => NeighbourhoodRule::MedoidGrowth,
+        _ => NeighbourhoodRule::Related,
     }
 }
 

@@ -98,6 +98,8 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     inc: Incumbent,
     bounds: Vec<f64>,
     seeds: SeedOrder,
+    /// Draws of the randomised neighbourhood rule.
+    rng: ChaCha8Rng,
     size: usize,
     min_size: usize,
     max_size: usize,
@@ -184,6 +186,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             inc,
             bounds,
             seeds: SeedOrder::new(ChaCha8Rng::seed_from_u64(opts.seed), opts.seed_bias),
+            rng: ChaCha8Rng::seed_from_u64(opts.seed ^ 0x005e_ed0f_4e1a),
             size: opts.size.clamp(min_size, max_size),
             min_size,
             max_size,
@@ -270,9 +273,15 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
                 continue;
             }
             let locked = &self.locked;
-            let classes = neighbourhood(self.oracle, &self.inc, seed, self.size, self.rule, |c| {
-                locked.contains(&c)
-            });
+            let classes = neighbourhood(
+                self.oracle,
+                &self.inc,
+                seed,
+                self.size,
+                self.rule,
+                &mut self.rng,
+                |c| locked.contains(&c),
+            );
             let key = key(&classes);
             if self.tried.contains(&key) {
                 self.stats.skipped += 1;

@@ -20,10 +20,11 @@ use std::time::{Duration, Instant};
 
 const KS: [&[u32]; 4] = [&[2], &[2, 3], &[3, 5, 7], &[2, 3, 4]];
 
-const RULES: [NeighbourhoodRule; 3] = [
+const RULES: [NeighbourhoodRule; 4] = [
     NeighbourhoodRule::MedoidToSeed,
     NeighbourhoodRule::ClosestRecords,
     NeighbourhoodRule::MedoidGrowth,
+    NeighbourhoodRule::Related,
 ];
 
 fn criterion(wcsd: bool) -> Criterion {
@@ -59,7 +60,7 @@ proptest! {
     #[test]
     fn lns_returns_valid_partitions_no_worse_than_the_start(
         n in 8usize..=30, ks in 0usize..4, seed in any::<u64>(), wcsd in any::<bool>(),
-        matrix in any::<bool>(), size in 2usize..=20, rule in 0usize..3, threads in 1usize..=2,
+        matrix in any::<bool>(), size in 2usize..=20, rule in 0usize..4, threads in 1usize..=2,
         uniform in any::<bool>(),
     ) {
         let inst = if matrix {
