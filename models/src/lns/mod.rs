@@ -29,7 +29,7 @@ pub use crate::engine::LnsSummary;
 pub use cost::SumCriterion;
 pub use engine::{run_lns_engine, LnsEngineOptions};
 pub use neighbourhood::{NeighbourhoodRule, SeedBias};
-pub use options::{ImprovementCallback, LnsEvent, LnsOptions, PartitionCallback};
+pub use options::{rule_from_env, ImprovementCallback, LnsEvent, LnsOptions, PartitionCallback};
 pub use oracle::DistanceOracle;
 pub use outcome::{LnsResult, LnsStats, LnsStop};
 pub use solve::solve_lns;

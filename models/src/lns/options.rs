@@ -117,16 +117,22 @@ impl Default for LnsOptions {
     }
 }
 
-/// The neighbourhood rule: `OPTIK_LNS_RULE` (`medoid`, `closest`, `growth` or `related`; an
-/// ablation knob for the search alone and column generation's companion), else the randomised
-/// related rule (measured against medoid to seed: docs/large.md, "Randomised neighbourhoods").
-fn default_rule() -> NeighbourhoodRule {
+/// The neighbourhood rule `OPTIK_LNS_RULE` names (`medoid`, `closest`, `growth` or `related`;
+/// an ablation knob for the search alone and column generation's companion), if any.
+pub fn rule_from_env() -> Option<NeighbourhoodRule> {
     match std::env::var("OPTIK_LNS_RULE").as_deref() {
-        Ok("medoid") => NeighbourhoodRule::MedoidToSeed,
-        Ok("closest") => NeighbourhoodRule::ClosestRecords,
-        Ok("growth") => NeighbourhoodRule::MedoidGrowth,
-        _ => NeighbourhoodRule::Related,
+        Ok("medoid") => Some(NeighbourhoodRule::MedoidToSeed),
+        Ok("closest") => Some(NeighbourhoodRule::ClosestRecords),
+        Ok("growth") => Some(NeighbourhoodRule::MedoidGrowth),
+        Ok("related") => Some(NeighbourhoodRule::Related),
+        _ => None,
     }
+}
+
+/// The knob's rule, else the randomised related rule (measured against medoid to seed:
+/// docs/large.md, "Randomised neighbourhoods").
+fn default_rule() -> NeighbourhoodRule {
+    rule_from_env().unwrap_or(NeighbourhoodRule::Related)
 }
 
 impl std::fmt::Debug for LnsOptions {
