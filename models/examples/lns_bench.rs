@@ -152,13 +152,9 @@ fn main() {
                     Duration::from_secs_f64(value().parse().expect("seconds"))
             }
             "--rule" => {
-                opts.rule = match value().as_str() {
-                    "medoid" => NeighbourhoodRule::MedoidToSeed,
-                    "closest" => NeighbourhoodRule::ClosestRecords,
-                    "growth" => NeighbourhoodRule::MedoidGrowth,
-                    "related" => NeighbourhoodRule::Related,
-                    r => panic!("unknown rule {r}"),
-                }
+                let r = value();
+                opts.rule =
+                    NeighbourhoodRule::from_name(&r).unwrap_or_else(|| panic!("unknown rule {r}"));
             }
             "--bias" => {
                 opts.seed_bias = match value().as_str() {

@@ -21,16 +21,30 @@ pub enum NeighbourhoodRule {
     /// Randomised, after Shaw's related removal (Ropke & Pisinger 2006): the centre is a
     /// random record of the seed class, the other classes are ranked by their record closest
     /// to it, and each next class is drawn at rank ⌊y^p · L⌋ of the L left (y uniform in
-    /// [0, 1), p = [`RELATED_DETERMINISM`]): mostly the nearest, now and then one further out.
+    /// [0, 1), p = [`RELATED_DETERMINISM`]): biased towards the nearest, not always them.
     /// The deterministic rules free one neighbourhood per seed and size, so once each is
     /// proven the search has nothing new to try at that size; this one frees another on
     /// every visit.
     Related,
 }
 
-/// The exponent p of [`NeighbourhoodRule::Related`]: rank ⌊y^p · L⌋ picks the nearest class
-/// with probability about 1 − (1/L)^(1/p) and one in the nearer half with probability
-/// 1 − 0.5^(1/p) (0.16 at p = 4 for the half beyond).
+impl NeighbourhoodRule {
+    /// The rule a name (`medoid`, `closest`, `growth` or `related`) stands for, as the knob
+    /// `OPTIK_LNS_RULE` and the benchmark's `--rule` spell it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "medoid" => Some(NeighbourhoodRule::MedoidToSeed),
+            "closest" => Some(NeighbourhoodRule::ClosestRecords),
+            "growth" => Some(NeighbourhoodRule::MedoidGrowth),
+            "related" => Some(NeighbourhoodRule::Related),
+            _ => None,
+        }
+    }
+}
+
+/// The exponent p of [`NeighbourhoodRule::Related`]: rank ⌊y^p · L⌋ picks the nearest of L
+/// classes with probability (1/L)^(1/p) (0.18 for L = 1,000 at p = 4) and one in the nearer
+/// half with probability 0.5^(1/p) (0.84 at p = 4).
 pub const RELATED_DETERMINISM: i32 = 4;
 
 /// Classes around `seed` (first) holding at least `size` records in all (or every class that
@@ -300,6 +314,20 @@ mod tests {
         assert_eq!(second[2] + second[4], 0);
         assert!(second[1] + second[3] > 3 * second[0], "{second:?}");
         assert!(second[0] > 0, "{second:?}");
+    }
+
+    #[test]
+    fn every_rule_has_a_name() {
+        use NeighbourhoodRule::*;
+        for (name, rule) in [
+            ("medoid", MedoidToSeed),
+            ("closest", ClosestRecords),
+            ("growth", MedoidGrowth),
+            ("related", Related),
+        ] {
+            assert_eq!(NeighbourhoodRule::from_name(name), Some(rule));
+        }
+        assert_eq!(NeighbourhoodRule::from_name("nearest"), None);
     }
 
     #[test]

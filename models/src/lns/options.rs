@@ -120,13 +120,7 @@ impl Default for LnsOptions {
 /// The neighbourhood rule `OPTIK_LNS_RULE` names (`medoid`, `closest`, `growth` or `related`;
 /// an ablation knob for the search alone and column generation's companion), if any.
 pub fn rule_from_env() -> Option<NeighbourhoodRule> {
-    match std::env::var("OPTIK_LNS_RULE").as_deref() {
-        Ok("medoid") => Some(NeighbourhoodRule::MedoidToSeed),
-        Ok("closest") => Some(NeighbourhoodRule::ClosestRecords),
-        Ok("growth") => Some(NeighbourhoodRule::MedoidGrowth),
-        Ok("related") => Some(NeighbourhoodRule::Related),
-        _ => None,
-    }
+    NeighbourhoodRule::from_name(&std::env::var("OPTIK_LNS_RULE").ok()?)
 }
 
 /// The knob's rule, else the randomised related rule (measured against medoid to seed:
