@@ -4,6 +4,7 @@
 //! solving the set-partitioning MIP over them.
 
 mod branch;
+mod centroid_pricing;
 pub mod column;
 mod companion;
 pub mod cuts;

@@ -63,6 +63,10 @@ pub struct ColgenOptions {
     /// so far, would not reach the incumbent by the limit ([`super::branch`]). Default 0.25, or
     /// `OPTIK_HANDOVER` (`0`: never; an ablation knob).
     pub handover_after: Option<f64>,
+    /// For sse, the root's pricing rounds first try the centroid descent
+    /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
+    /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
+    pub centroid_pricing: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -163,6 +167,7 @@ impl Default for ColgenOptions {
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
+            centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
         }
     }
 }
@@ -182,6 +187,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_dives", &self.node_dives)
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
+            .field("centroid_pricing", &self.centroid_pricing)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

@@ -1,6 +1,7 @@
 //! One pricing round of column generation (stabilised pricing, columns into the master) and the
 //! pool bound that keeps the master small.
 
+use super::centroid_pricing;
 use super::column::Column;
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
@@ -198,4 +199,36 @@ pub(super) fn price_round(
             lagrange: best_lagrange,
         });
     }
+}
+
+/// The root's cheap pricing before the exact round, for sse without class constraints beyond
+/// k_i ([`ColgenOptions::centroid_pricing`]): the centroid descent. Returns the columns it added;
+/// with none, the exact round follows (only it can say the LP has converged).
+pub(super) fn fast_round(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    master: &mut Master,
+    sol: &LpSolution,
+) -> usize {
+    if !(opts.centroid_pricing
+        && opts.criterion == crate::Criterion::Sse
+        && opts.constraints.is_empty())
+    {
+        return 0;
+    }
+    let n = inst.n;
+    let t = std::time::Instant::now();
+    let kmax = inst.k.iter().copied().max().unwrap_or(1);
+    let max_size = super::column::size_limit(&opts.constraints, kmax, n);
+    let mut added = 0;
+    for (_, c) in centroid_pricing::columns(inst, &sol.duals, max_size, n.max(50)) {
+        added += master.add_column(c) as usize;
+    }
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "centroid pricing: {added} added in {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    added
 }

@@ -7,7 +7,7 @@ use super::companion::Link;
 use super::master::{LpSolution, Master};
 use super::options::{env_number, ColgenOptions, Proof};
 use super::pricing::{search, Mode, Pairs, SearchOptions};
-use super::round::{age_pool, price_round, pricing_options, Round};
+use super::round::{age_pool, fast_round, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
 use super::{cuts, dive, lp_primal, proof, start};
@@ -292,16 +292,23 @@ fn column_generation(
         if let (false, Some(at)) = (improved_early, early_at) {
             run.deadline = Some(hard.map_or(at, |h| h.min(at)));
         }
-        let round = price_round(
-            inst,
-            opts,
-            run,
-            master,
-            &sol,
-            smoothing.as_mut(),
-            None,
-            max_classes,
-        );
+        let round = match fast_round(inst, opts, master, &sol) {
+            0 => price_round(
+                inst,
+                opts,
+                run,
+                master,
+                &sol,
+                smoothing.as_mut(),
+                None,
+                max_classes,
+            ),
+            added => Ok(Round {
+                added,
+                min_rc: 0.0,
+                lagrange: None,
+            }),
+        };
         run.deadline = hard;
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         if round.is_err() && early_due(improved_early) && !run.out_of_time() {

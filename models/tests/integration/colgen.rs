@@ -24,6 +24,7 @@ fn check_against_brute_force(
     cuts: bool,
     proof: Proof,
     smoothing: f64,
+    centroid_pricing: bool,
 ) {
     let (_, opt) = brute_force(inst, criterion, 1).expect("k_i ≤ n: always feasible");
     let r = solve_colgen(
@@ -33,6 +34,7 @@ fn check_against_brute_force(
             cuts,
             proof,
             smoothing,
+            centroid_pricing,
             ..ColgenOptions::default()
         },
     )
@@ -60,7 +62,7 @@ proptest! {
         };
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let smoothing = if smooth { 0.8 } else { 0.0 };
-        check_against_brute_force(&inst, criterion, cuts, PROOFS[proof], smoothing);
+        check_against_brute_force(&inst, criterion, cuts, PROOFS[proof], smoothing, true);
     }
 }
 
@@ -105,16 +107,17 @@ proptest! {
     #[test]
     fn colgen_sse_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
                                      cuts in any::<bool>(), proof in 0usize..3,
-                                     smooth in any::<bool>()) {
+                                     smooth in any::<bool>(), centroid in any::<bool>()) {
         let inst = random_sse_instance(n, KS[ks], seed);
         let smoothing = if smooth { 0.8 } else { 0.0 };
-        check_against_brute_force(&inst, Criterion::Sse, cuts, PROOFS[proof], smoothing);
+        check_against_brute_force(&inst, Criterion::Sse, cuts, PROOFS[proof], smoothing, centroid);
     }
 
     /// Stopped anywhere, an SSE run's bound stays below the optimum.
     #[test]
     fn sse_bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4,
-                                                seed in any::<u64>(), micros in 50u64..20_000) {
+                                                seed in any::<u64>(), micros in 50u64..20_000,
+                                                centroid in any::<bool>()) {
         let inst = random_sse_instance(n, KS[ks], seed);
         let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
         let r = solve_colgen(
@@ -122,6 +125,7 @@ proptest! {
             ColgenOptions {
                 criterion: Criterion::Sse,
                 time_limit: Some(std::time::Duration::from_micros(micros)),
+                centroid_pricing: centroid,
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -139,8 +143,8 @@ fn colgen_equals_brute_force_n12() {
     for seed in 0..2 {
         let inst = random_instance(12, &[2, 3], seed);
         for proof in PROOFS {
-            check_against_brute_force(&inst, Criterion::Dbil, true, proof, 0.8);
-            check_against_brute_force(&inst, Criterion::Wcsd, true, proof, 0.8);
+            check_against_brute_force(&inst, Criterion::Dbil, true, proof, 0.8, true);
+            check_against_brute_force(&inst, Criterion::Wcsd, true, proof, 0.8, true);
         }
     }
 }
@@ -469,5 +473,45 @@ fn reported_bounds_rise_and_stay_below_the_optimum() {
                 "seed {seed}: {seen:?} > {opt}"
             );
         }
+    }
+}
+
+/// Engine against engine where brute force cannot go: the centroid descent changes the path of
+/// sse column generation (which columns reach the master), not the optimum it proves.
+#[test]
+fn sse_optimum_is_the_same_with_and_without_centroid_pricing() {
+    for (seed, ks) in [(1u64, &[3u32][..]), (2, &[2, 3, 4][..])] {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n = 36;
+        let pts: Vec<[i64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.gen_range(0..30)))
+            .collect();
+        let k: Vec<u32> = (0..n).map(|_| ks[rng.gen_range(0..ks.len())]).collect();
+        let dist = pts
+            .iter()
+            .map(|a| {
+                pts.iter()
+                    .map(|b| 60 * a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<i64>())
+                    .collect()
+            })
+            .collect();
+        let inst = Instance::new(1.0, k, dist).unwrap();
+        let solve = |centroid_pricing| {
+            solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion: Criterion::Sse,
+                    centroid_pricing,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
+        assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
+        assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
+        assert_eq!(with.objective, without.objective, "seed {seed}");
+        let p = with.partition.expect("a partition");
+        assert!(p.violations(&inst.k).is_empty());
     }
 }
