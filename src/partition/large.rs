@@ -5,6 +5,7 @@
 
 use crate::data::dataset::Dataset;
 use crate::data::distance::RecordDistance;
+use crate::data::standardised::Standardised;
 use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use indicatif::{ProgressBar, ProgressStyle};
 use optik_models::lns::{run_lns_engine, LnsEngineOptions, SumCriterion};
@@ -27,10 +28,13 @@ const KMEMBER_MAX_RECORDS: usize = 60_000;
 const LOG_EVERY_S: f64 = 10.0;
 
 /// The table's integer distances on demand: `round(d(i, j) × scale)`, the same values as the
-/// exact engines' matrix, from the encoded records.
+/// exact engines' matrix ([`Dataset::exact_instance`]), from the encoded records: the record
+/// distance, or for sse the squared Euclidean distance of the standardised records.
 #[derive(Debug)]
 pub(crate) struct TableOracle<'a> {
     pub(crate) dist: &'a RecordDistance,
+    /// The standardised records when the criterion is sse.
+    pub(crate) sse: Option<&'a Standardised>,
     pub(crate) k: &'a [u32],
     pub(crate) scale: f64,
 }
@@ -48,7 +52,11 @@ impl DistanceOracle for TableOracle<'_> {
         if i == j {
             return 0;
         }
-        (self.dist.d(i, j) * self.scale).round() as i64
+        let d = match self.sse {
+            Some(z) => z.sq(i, j),
+            None => self.dist.d(i, j),
+        };
+        (d * self.scale).round() as i64
     }
 
     fn scale(&self) -> f64 {
@@ -107,8 +115,22 @@ pub(crate) fn solve_large(
             engine: optik_models::Engine::Lns,
             criterion: opts.criterion,
         })?;
+    // sse is measured on the standardised records, never on the record distance.
+    let standardised = match opts.criterion {
+        Criterion::Sse => {
+            Some(
+                ds.standardised()
+                    .map_err(|_| EngineError::UnsupportedCriterion {
+                        engine: optik_models::Engine::Lns,
+                        criterion: opts.criterion,
+                    })?,
+            )
+        }
+        _ => None,
+    };
     let oracle = TableOracle {
         dist,
+        sse: standardised.as_ref(),
         k: &ds.k,
         scale: opts.scale,
     };
