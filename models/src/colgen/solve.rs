@@ -247,6 +247,12 @@ fn column_generation(
         )
     });
     let mut improved_early = false;
+    // While the centroid descent finds columns, the exact rounds (the only ones that bound)
+    // still take this share of the time (`OPTIK_CENTROID_EXACT_SHARE` in (0, 1); unset: they
+    // wait until the descent finds nothing). The last exact round's seconds and end.
+    let exact_share =
+        env_number::<f64>("OPTIK_CENTROID_EXACT_SHARE").filter(|s| *s > 0.0 && *s < 1.0);
+    let mut last_exact = (0.0, Instant::now());
     let early_at = early_search_at(inst, opts, run);
     let early_due =
         |improved_early: bool| !improved_early && early_at.is_some_and(|at| Instant::now() >= at);
@@ -292,8 +298,14 @@ fn column_generation(
         if let (false, Some(at)) = (improved_early, early_at) {
             run.deadline = Some(hard.map_or(at, |h| h.min(at)));
         }
-        let round = match fast_round(inst, opts, master, &sol) {
-            0 => price_round(
+        let fast_added = fast_round(inst, opts, master, &sol);
+        let exact_due = fast_added == 0
+            || exact_share.is_some_and(|share| {
+                last_exact.1.elapsed().as_secs_f64() * share >= last_exact.0 * (1.0 - share)
+            });
+        let round = if exact_due {
+            let started = Instant::now();
+            let round = price_round(
                 inst,
                 opts,
                 run,
@@ -302,12 +314,18 @@ fn column_generation(
                 smoothing.as_mut(),
                 None,
                 max_classes,
-            ),
-            added => Ok(Round {
-                added,
+            );
+            last_exact = (started.elapsed().as_secs_f64(), Instant::now());
+            round.map(|r| Round {
+                added: r.added + fast_added,
+                ..r
+            })
+        } else {
+            Ok(Round {
+                added: fast_added,
                 min_rc: 0.0,
                 lagrange: None,
-            }),
+            })
         };
         run.deadline = hard;
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
