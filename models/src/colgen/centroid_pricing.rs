@@ -23,18 +23,23 @@ const MAX_STEPS: usize = 12;
 /// Columns of negative reduced cost at `duals` found by the descent from every record (the
 /// start c = x_r), at most `limit`, sorted by (reduced cost, members), distinct. Classes hold
 /// `kmin..=max_size` records and are valid and unsplittable; cut penalties are counted in the
-/// reduced cost, not in the descent. Deterministic.
+/// reduced cost, not in the descent. Deterministic when `deadline` does not pass; past it, no
+/// further descent starts (a round at 5,000 records takes seconds).
 pub(super) fn columns(
     inst: &Instance,
     duals: &Duals,
     max_size: usize,
     limit: usize,
+    deadline: Option<std::time::Instant>,
 ) -> Vec<(f64, Column)> {
     let n = inst.n;
     let max_size = max_size.min(n);
     let mut found: Vec<(f64, Column)> = (0..n)
         .into_par_iter()
         .filter_map(|r| {
+            if crate::stop::past(deadline) {
+                return None;
+            }
             let members = descend(inst, &duals.pi, r, max_size)?;
             let col = Column::new(inst, Criterion::Sse, members);
             let rc = duals.reduced_cost(&col.members, col.cost);
@@ -131,7 +136,7 @@ mod tests {
             pi: vec![10.0; 7],
             cuts: Vec::new(),
         };
-        let cols = columns(&inst, &duals, 5, 10);
+        let cols = columns(&inst, &duals, 5, 10, None);
         let sets: Vec<&[u32]> = cols.iter().map(|c| c.1.members.as_slice()).collect();
         assert!(sets.contains(&[0u32, 1, 2].as_slice()), "{sets:?}");
         assert!(sets.contains(&[3u32, 4, 5].as_slice()), "{sets:?}");
@@ -150,7 +155,7 @@ mod tests {
             pi: vec![0.5; 6],
             cuts: Vec::new(),
         };
-        assert!(columns(&inst, &duals, 5, 10).is_empty());
+        assert!(columns(&inst, &duals, 5, 10, None).is_empty());
     }
 
     #[test]
@@ -162,7 +167,7 @@ mod tests {
             pi: vec![40.0; 7],
             cuts: Vec::new(),
         };
-        for (_, c) in columns(&inst, &duals, 7, 20) {
+        for (_, c) in columns(&inst, &duals, 7, 20, None) {
             let mut ks: Vec<u32> = c.members.iter().map(|&i| inst.k[i as usize]).collect();
             assert!(valid_unsplittable(&mut ks), "{:?}", c.members);
         }

@@ -207,6 +207,7 @@ pub(super) fn price_round(
 pub(super) fn fast_round(
     inst: &Instance,
     opts: &ColgenOptions,
+    run: &Run,
     master: &mut Master,
     sol: &LpSolution,
 ) -> usize {
@@ -221,7 +222,7 @@ pub(super) fn fast_round(
     let kmax = inst.k.iter().copied().max().unwrap_or(1);
     let max_size = super::column::size_limit(&opts.constraints, kmax, n);
     let mut added = 0;
-    for (_, c) in centroid_pricing::columns(inst, &sol.duals, max_size, n.max(50)) {
+    for (_, c) in centroid_pricing::columns(inst, &sol.duals, max_size, n.max(50), run.deadline) {
         added += master.add_column(c) as usize;
     }
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {

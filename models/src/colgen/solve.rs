@@ -298,7 +298,7 @@ fn column_generation(
         if let (false, Some(at)) = (improved_early, early_at) {
             run.deadline = Some(hard.map_or(at, |h| h.min(at)));
         }
-        let fast_added = fast_round(inst, opts, master, &sol);
+        let fast_added = fast_round(inst, opts, run, master, &sol);
         let exact_due = fast_added == 0
             || exact_share.is_some_and(|share| {
                 last_exact.1.elapsed().as_secs_f64() * share >= last_exact.0 * (1.0 - share)
