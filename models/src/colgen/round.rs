@@ -107,6 +107,7 @@ pub(super) fn price_round(
             Some(s) => s.point(&sol.duals, misprices),
             None => (sol.duals.clone(), 0.0),
         };
+        let searched = std::time::Instant::now();
         let mut found = search(
             inst,
             &point,
@@ -118,6 +119,15 @@ pub(super) fn price_round(
         );
         if found.timed_out {
             return Err("time limit during pricing");
+        }
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "exact pricing: {} columns, {} nodes, {} in {:.2} s",
+                found.columns.len(),
+                found.nodes,
+                if found.partial { "partial" } else { "complete" },
+                searched.elapsed().as_secs_f64()
+            );
         }
         // A complete pricing gives a Lagrangian bound at the point priced: every partition costs
         // at least value(point) + the reduced costs its classes can sum to (one root task's

@@ -253,6 +253,8 @@ fn column_generation(
     let exact_share =
         env_number::<f64>("OPTIK_CENTROID_EXACT_SHARE").filter(|s| *s > 0.0 && *s < 1.0);
     let mut last_exact = (0.0, Instant::now());
+    // Whether the centroid descent has found columns, and whether it has stalled since.
+    let mut descent = (false, false);
     let early_at = early_search_at(inst, opts, run);
     let early_due =
         |improved_early: bool| !improved_early && early_at.is_some_and(|at| Instant::now() >= at);
@@ -299,6 +301,22 @@ fn column_generation(
             run.deadline = Some(hard.map_or(at, |h| h.min(at)));
         }
         let fast_added = fast_round(inst, opts, run, master, &sol);
+        descent.0 |= fast_added > 0;
+        if fast_added == 0 && descent.0 && !descent.1 && inst.n >= IMPROVE_MIN_RECORDS {
+            // The centroid descent's first stall: the LP is near its value (as far as the
+            // descent can tell) long before an exact round can certify it at large k, and
+            // the proof's primal steps would come only after that. Round it and solve its
+            // restricted master now (Tarragona, k = 10: the stall comes at about 190 s of
+            // 600). Small instances (the search's sub-problems among them) reach the proof's
+            // primal steps fast.
+            descent.1 = true;
+            run.deadline = hard;
+            lp_rounding(inst, opts, run, master, &sol);
+            primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
+            if let (false, Some(at)) = (improved_early, early_at) {
+                run.deadline = Some(hard.map_or(at, |h| h.min(at)));
+            }
+        }
         let exact_due = fast_added == 0
             || exact_share.is_some_and(|share| {
                 last_exact.1.elapsed().as_secs_f64() * share >= last_exact.0 * (1.0 - share)
@@ -630,6 +648,10 @@ const SEED_SHARE: f64 = 0.05;
 /// `OPTIK_PRIMAL_MIP_SHARE` sets it).
 const PRIMAL_MIP_SHARE: f64 = 0.2;
 
+/// Share of the time left (at most 30 s) for the restricted master MIP at the centroid
+/// descent's first stall.
+const PLATEAU_MIP_SHARE: f64 = 0.1;
+
 /// Share of a MIP's time limit kept back for HiGHS' overrun (at least 1 s).
 const MIP_MARGIN: f64 = 0.1;
 
@@ -794,6 +816,21 @@ fn primal_step(
     master: &Master,
     sol: &LpSolution,
 ) {
+    let share = env_number::<f64>("OPTIK_PRIMAL_MIP_SHARE")
+        .filter(|s| (0.0..=1.0).contains(s))
+        .unwrap_or(PRIMAL_MIP_SHARE);
+    primal_mip(inst, criterion, run, master, sol, share);
+}
+
+/// The restricted master MIP of [`primal_step`] on `share` of the time left (at most 30 s).
+fn primal_mip(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+    share: f64,
+) {
     let mut pool: Vec<(f64, usize)> = master
         .columns
         .iter()
@@ -806,9 +843,6 @@ fn primal_step(
         .iter()
         .map(|&(_, i)| master.columns[i].clone())
         .collect();
-    let share = env_number::<f64>("OPTIK_PRIMAL_MIP_SHARE")
-        .filter(|s| (0.0..=1.0).contains(s))
-        .unwrap_or(PRIMAL_MIP_SHARE);
     let limit = run.remaining().map_or(30.0, |r| r * share).min(30.0);
     mip_round(inst, criterion, run, columns, &master.cuts, Some(limit));
 }
