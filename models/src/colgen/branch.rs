@@ -342,7 +342,7 @@ fn node_lp(
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         let Round {
             added, lagrange, ..
-        } = round?;
+        } = round.map_err(|stop| stop.why)?;
         if lagrange.is_some_and(|l| ceil_bound(l) >= run.ub()) {
             return Ok(NodeLp::Pruned);
         }

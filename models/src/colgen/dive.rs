@@ -173,7 +173,7 @@ fn dive_lp(
             max_classes,
         );
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-        let Round { added, .. } = priced_round?;
+        let Round { added, .. } = priced_round.map_err(|stop| stop.why)?;
         if std::env::var_os("OPTIK_DIVE_TRACE").is_some() {
             eprintln!(
                 "dive round {round}: lp {:.1} in {:.3} s, pricing {:.3} s, {added} added",

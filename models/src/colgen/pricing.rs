@@ -564,6 +564,41 @@ fn later_bound(
     lb
 }
 
+/// A second lower bound on the same columns as [`later_bound`]: every such column adds to the
+/// prefix (`p` members) some of the candidates `idx..` of `list`, whose aggregates are
+/// relative to the prefix, so [`completion_bound`] over them bounds it, charging each added
+/// record its distances to the prefix and to the other added records, which `later_bound`
+/// ignores. A stopped task's frontier takes the larger of the two (Tarragona, k = 10: the
+/// partial rounds' bounds are their frontiers').
+fn later_completion(
+    ctx: &Ctx,
+    list: &[Cand],
+    info: &ListInfo,
+    idx: usize,
+    prefix: &Prefix,
+    p: usize,
+) -> f64 {
+    let rest = &list[idx..];
+    let smax = ctx
+        .max_size(prefix.kmax.max(info.kmax_from[idx]))
+        .min(p + rest.len());
+    if smax <= p {
+        return f64::INFINITY;
+    }
+    completion_bound(
+        ctx,
+        rest,
+        &Completion {
+            p1: p,
+            net: prefix.psum - prefix.cp,
+            agg1: prefix.agg,
+            need: (prefix.kmax as usize).saturating_sub(p).max(1),
+            room: smax - p,
+        },
+        f64::NEG_INFINITY,
+    )
+}
+
 /// The class being built at a search node: the sum of its members' duals, the cut penalties it
 /// pays, its aggregate distance (maximum for dbil, sum for wcsd) and its largest k.
 #[derive(Clone, Copy, Debug, Default)]
@@ -653,9 +688,9 @@ impl Dfs {
         if self.stopped {
             // This call and its later siblings are left unexplored.
             let p = self.members.len();
-            self.frontier = self
-                .frontier
-                .min(later_bound(ctx, list, info, idx, &prefix, p));
+            let lb = later_bound(ctx, list, info, idx, &prefix, p)
+                .max(later_completion(ctx, list, info, idx, &prefix, p));
+            self.frontier = self.frontier.min(lb);
             return false;
         }
         if ctx.abort.load(Ordering::Relaxed) {

@@ -73,6 +73,13 @@ pub(super) struct Round {
     pub(super) lagrange: Option<f64>,
 }
 
+/// A pricing round stopped by the time limit: why, and the best Lagrangian bound its earlier
+/// (partial) searches proved before the stop, still valid for what the round priced.
+pub(super) struct RoundStop {
+    pub(super) why: &'static str,
+    pub(super) lagrange: Option<f64>,
+}
+
 /// One pricing round: prices at the smoothed point (the master's duals when smoothing is off),
 /// adds the columns whose reduced cost at the master's duals is negative, and on a mispricing
 /// (none) moves the point toward the master's duals and prices again. Every complete pricing
@@ -87,7 +94,7 @@ pub(super) fn price_round(
     mut smoothing: Option<&mut Smoothing>,
     branching: Option<&Pairs>,
     max_classes: f64,
-) -> Result<Round, &'static str> {
+) -> Result<Round, RoundStop> {
     let n = inst.n;
     let per_round = super::options::env_number::<f64>("OPTIK_PRICE_K")
         .map_or(n.max(50), |f| ((f * n as f64) as usize).max(50));
@@ -118,7 +125,10 @@ pub(super) fn price_round(
             },
         );
         if found.timed_out {
-            return Err("time limit during pricing");
+            return Err(RoundStop {
+                why: "time limit during pricing",
+                lagrange: best_lagrange,
+            });
         }
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
             eprintln!(
@@ -190,7 +200,10 @@ pub(super) fn price_round(
                 },
             );
             if found.timed_out {
-                return Err("time limit during pricing");
+                return Err(RoundStop {
+                    why: "time limit during pricing",
+                    lagrange: best_lagrange,
+                });
             }
             note_bound(lagrange(&found, &sol.duals));
             min_rc = most_negative(&found.columns);

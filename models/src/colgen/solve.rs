@@ -347,6 +347,13 @@ fn column_generation(
         };
         run.deadline = hard;
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+        let round = round.map_err(|stop| {
+            // A stopped round keeps what its earlier searches proved.
+            if let Some(l) = stop.lagrange {
+                run.raise_lower(l);
+            }
+            stop.why
+        });
         if round.is_err() && early_due(improved_early) && !run.out_of_time() {
             continue;
         }

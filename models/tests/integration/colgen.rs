@@ -231,7 +231,10 @@ fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    // 1,024 cases (under a second): rare pruning errors need them (a candidate filter that
+    // over-charged by a factor of 3, tried on 2026-11-27, passed 96 cases and failed every run
+    // of 1,024).
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
 
     #[test]
     fn enumeration_matches_brute_force_filter(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),
@@ -311,9 +314,9 @@ proptest! {
     /// its minima stay below the tasks' least reduced costs and its bound below the optimum.
     #[test]
     fn root_minima_give_a_valid_lagrangian_bound(n in 3usize..=10, ks in 0usize..4,
-                                                 seed in any::<u64>(), wcsd in any::<bool>()) {
+                                                 seed in any::<u64>(), crit in 0usize..3) {
         let inst = random_instance(n, KS[ks], seed);
-        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][crit];
         let duals = random_duals(&inst, seed ^ 0xb0b, false);
         let threshold = -1e-6;
         let found = search(&inst, &duals, &SearchOptions {
