@@ -297,9 +297,11 @@ fn column_generation(
         // A pricing round may take minutes at large k: it stops when the early search is due
         // (the round is then priced again after it).
         let hard = run.deadline;
-        if let (false, Some(at)) = (improved_early, early_at) {
-            run.deadline = Some(hard.map_or(at, |h| h.min(at)));
-        }
+        let pricing_deadline = match (improved_early, early_at) {
+            (false, Some(at)) => Some(hard.map_or(at, |h| h.min(at))),
+            _ => hard,
+        };
+        run.deadline = pricing_deadline;
         let fast_added = fast_round(inst, opts, run, master, &sol);
         descent.0 |= fast_added > 0;
         if fast_added == 0 && descent.0 && !descent.1 && inst.n >= IMPROVE_MIN_RECORDS {
@@ -313,9 +315,7 @@ fn column_generation(
             run.deadline = hard;
             lp_rounding(inst, opts, run, master, &sol);
             primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
-            if let (false, Some(at)) = (improved_early, early_at) {
-                run.deadline = Some(hard.map_or(at, |h| h.min(at)));
-            }
+            run.deadline = pricing_deadline;
         }
         let exact_due = fast_added == 0
             || exact_share.is_some_and(|share| {
