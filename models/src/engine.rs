@@ -155,6 +155,10 @@ pub struct EngineStats {
     /// LP re-solves of those dives.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dive_steps: u64,
+    /// Searches of column generation's bound ladder (Lagrangian bounds at scaled duals; see
+    /// `colgen::ladder`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub scaled_bounds: u64,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
     /// left, handed its core to the companion search (column generation; see
     /// `colgen::branch`).

@@ -67,6 +67,10 @@ pub struct ColgenOptions {
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
     pub centroid_pricing: bool,
+    /// With the centroid descent, from its first stall, bounds at scaled duals replace the
+    /// exact rounds while they raise the bound ([`super::ladder`]). Default true;
+    /// `OPTIK_BOUND_LADDER=0` turns it off (an ablation knob).
+    pub bound_ladder: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -168,6 +172,7 @@ impl Default for ColgenOptions {
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
+            bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
         }
     }
 }
@@ -188,6 +193,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
             .field("centroid_pricing", &self.centroid_pricing)
+            .field("bound_ladder", &self.bound_ladder)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

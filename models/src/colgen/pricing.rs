@@ -46,6 +46,10 @@ pub struct Found {
     /// distinct first members, so any partition's classes pay at least the sum of the most
     /// negative of these, one per class ([`Found::lagrangian_sum`]).
     pub root_minima: Option<Vec<f64>>,
+    /// The search's reduced-cost threshold: a complete search lists every column below it (the
+    /// best `k` of them in `Best` mode), so when it lists none the least reduced cost is at
+    /// least this.
+    pub threshold: f64,
 }
 
 impl Found {
@@ -55,7 +59,15 @@ impl Found {
     /// the most negative reduced cost found (a complete search only). Column generation adds
     /// it to the dual value for a Lagrangian bound.
     pub fn lagrangian_sum(&self, max_classes: usize) -> f64 {
-        let most_negative = self.columns.iter().map(|c| c.0).fold(0.0, f64::min);
+        // Below a threshold under 0 the search did not look: the least reduced cost is only
+        // known to be at most 0 and at least the threshold. A threshold of −PRICE_EPS (the
+        // convergence tolerance) counts as 0.
+        let floor = if self.threshold < -1e-5 {
+            self.threshold
+        } else {
+            0.0
+        };
+        let most_negative = self.columns.iter().map(|c| c.0).fold(floor, f64::min);
         let uniform = max_classes as f64 * most_negative;
         match &self.root_minima {
             Some(minima) => {
@@ -502,6 +514,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         partial,
         nodes,
         root_minima,
+        threshold,
     }
 }
 

@@ -4,6 +4,7 @@
 use super::branch;
 use super::column::Column;
 use super::companion::Link;
+use super::ladder::Ladder;
 use super::master::{LpSolution, Master};
 use super::options::{env_number, ColgenOptions, Proof};
 use super::pricing::{search, Mode, Pairs, SearchOptions};
@@ -255,6 +256,7 @@ fn column_generation(
     let mut last_exact = (0.0, Instant::now());
     // Whether the centroid descent has found columns, and whether it has stalled since.
     let mut descent = (false, false);
+    let mut ladder = Ladder::default();
     let early_at = early_search_at(inst, opts, run);
     let early_due =
         |improved_early: bool| !improved_early && early_at.is_some_and(|at| Instant::now() >= at);
@@ -316,6 +318,25 @@ fn column_generation(
             lp_rounding(inst, opts, run, master, &sol);
             primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
             run.deadline = pricing_deadline;
+        }
+        if fast_added == 0 && descent.0 && opts.bound_ladder {
+            ladder.start(sol.duals.value(), run.lower);
+        }
+        if fast_added == 0 && ladder.active() {
+            // The ladder's rung instead of an exact round: it bounds, or adds columns.
+            let step = ladder.step(inst, opts, run, master, &sol, max_classes);
+            run.deadline = hard;
+            run.stats.pricing_time_s += t.elapsed().as_secs_f64();
+            match step {
+                Ok(added) => {
+                    if added > 0 {
+                        age_pool(master, &sol, n);
+                    }
+                    continue;
+                }
+                Err(_) if early_due(improved_early) && !run.out_of_time() => continue,
+                Err(stop) => return Err(stop.why),
+            }
         }
         let exact_due = fast_added == 0
             || exact_share.is_some_and(|share| {

@@ -1,0 +1,190 @@
+//! The bound ladder: Lagrangian bounds at the master's duals scaled down, where the exact
+//! pricing at the duals themselves cannot end. At k = 10 (classes of 10–19 records) the
+//! centroid descent brings the master LP near its value, but a pricing round at its duals runs
+//! for minutes and its partial bound stays far below (Tarragona: 27.76 against an LP of 30.15).
+//!
+//! Any duals give a Lagrangian bound: at the point θπ (θ < 1, π the master's duals, cut
+//! penalties scaled alike) it is θ·value(π) plus the `max_classes` most negative task minima
+//! of the pricing there. Were π optimal, every reduced cost at θπ would be at least
+//! (1 − θ)·cost: the search has slack and ends. Searching only for columns below −τ (a task
+//! that finds none then counts −τ) prunes far more for the same loss. A rung (θ, t) sets
+//! τ = t·θ·value(π)/max_classes, so a complete search without columns bounds the run by
+//! θ(1 − t)·value(π). The master's duals are not optimal when the ladder runs, so a rung may
+//! find columns; they are negative at π too and go into the master, and the rung is tried
+//! again at the new duals.
+//!
+//! Measured on Tarragona, k = 10, one search each at the descent's stall (value 326.5M
+//! scaled), with four times the partial pricing's node budget per task: (0.93, 0) complete in
+//! 16.0M nodes; (0.95, 0) complete in 26.1M; (0.95, 0.01) complete in 5.0M (bound 0.9405 of
+//! the value); (0.98, 0.015) and (0.99, 0.01) each found columns after 8.0M and 11.6M nodes.
+
+use super::master::{LpSolution, Master};
+use super::options::ColgenOptions;
+use super::pricing::{search, Mode, SearchOptions};
+use super::round::{pricing_options, RoundStop};
+use super::run::{Run, PARTIAL_PRICING_NODES, PRICE_EPS};
+use crate::root_lp::Duals;
+use crate::Instance;
+
+/// The rungs (θ, t), in order: the bound each proves is θ(1 − t) of the master's value.
+pub(super) const RUNGS: [(f64, f64); 7] = [
+    (0.95, 0.01),
+    (0.965, 0.01),
+    (0.975, 0.01),
+    (0.98, 0.01),
+    (0.985, 0.0075),
+    (0.99, 0.005),
+    (0.995, 0.0025),
+];
+
+/// A rung's first search may visit this many times the partial pricing's nodes per task; each
+/// time the node budget stops it without columns, the rung is searched again with twice the
+/// budget, up to [`MAX_BUDGET_FACTOR`] (its bound, from the stopped tasks' frontiers, counts
+/// each time).
+const TASK_BUDGET_FACTOR: u64 = 8;
+
+/// The largest budget factor; a rung stopped at it ends the ladder.
+const MAX_BUDGET_FACTOR: u64 = 64;
+
+/// Where the ladder stands.
+#[derive(Debug, Default)]
+pub(super) struct Ladder {
+    /// Started (at the descent's first stall) and not yet done.
+    active: bool,
+    /// Whether [`Ladder::start`] has been called.
+    considered: bool,
+    /// The next rung.
+    rung: usize,
+    /// The node budget factor of the next search (0: not yet set, [`TASK_BUDGET_FACTOR`]).
+    budget: u64,
+}
+
+impl Ladder {
+    /// At the descent's first stall, with the master's value `value`: the ladder starts when
+    /// its first rung would prove more than the run's bound `lower` (not where exact rounds
+    /// already bound the run closely, as at k ≤ 5).
+    pub(super) fn start(&mut self, value: f64, lower: f64) {
+        if !self.considered {
+            self.considered = true;
+            self.active = rung_bound(RUNGS[0], value) > lower;
+        }
+    }
+
+    /// True while the ladder replaces the exact pricing rounds.
+    pub(super) fn active(&self) -> bool {
+        self.active
+    }
+
+    /// Prices the next useful rung at the master's duals `sol`: raises the run's bound, adds
+    /// the columns it finds (negative at the duals: the LP must be solved again) and returns
+    /// how many. A rung that ends without columns is passed; one its node budget stops is
+    /// searched again with twice the budget, and past [`MAX_BUDGET_FACTOR`] the ladder ends
+    /// (the exact rounds take over).
+    pub(super) fn step(
+        &mut self,
+        inst: &Instance,
+        opts: &ColgenOptions,
+        run: &mut Run,
+        master: &mut Master,
+        sol: &LpSolution,
+        max_classes: f64,
+    ) -> Result<usize, RoundStop> {
+        let value = sol.duals.value();
+        while self.rung < RUNGS.len() && rung_bound(RUNGS[self.rung], value) <= run.lower {
+            self.rung += 1;
+        }
+        let Some(&(theta, t)) = RUNGS.get(self.rung) else {
+            self.active = false;
+            return Ok(0);
+        };
+        let factor = self.budget.max(TASK_BUDGET_FACTOR);
+        let started = std::time::Instant::now();
+        let point = scaled(&sol.duals, theta);
+        let tau = t * point.value().abs() / max_classes.max(1.0);
+        let n = inst.n;
+        let mut found = search(
+            inst,
+            &point,
+            &SearchOptions {
+                node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000) * factor),
+                ..pricing_options(
+                    opts,
+                    run,
+                    Mode::Best {
+                        k: n.max(50),
+                        threshold: -PRICE_EPS - tau,
+                    },
+                )
+            },
+        );
+        if found.timed_out {
+            return Err(RoundStop {
+                why: "time limit during pricing",
+                lagrange: None,
+            });
+        }
+        run.stats.scaled_bounds += 1;
+        let bound = (!found.partial || found.root_minima.is_some())
+            .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
+        if let Some(l) = bound {
+            run.raise_lower(l);
+        }
+        let mut added = 0;
+        for (_, c) in std::mem::take(&mut found.columns) {
+            if sol.duals.reduced_cost(&c.members, c.cost) < -PRICE_EPS {
+                added += master.add_column(c) as usize;
+            }
+        }
+        if added == 0 {
+            if !found.partial {
+                self.rung += 1;
+                self.budget = TASK_BUDGET_FACTOR;
+            } else if factor < MAX_BUDGET_FACTOR {
+                self.budget = 2 * factor;
+            } else {
+                self.active = false;
+            }
+        }
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "ladder θ {theta} t {t} budget ×{factor}: bound {bound:?}, {} nodes, {}, {added} added, {:.2} s",
+                found.nodes,
+                if found.partial { "partial" } else { "complete" },
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(added)
+    }
+}
+
+/// The bound a rung proves at a master value when its search ends without columns.
+fn rung_bound((theta, t): (f64, f64), value: f64) -> f64 {
+    theta * (1.0 - t) * value
+}
+
+/// The duals `d` scaled by `theta`, cut penalties alike: value(θd) = θ·value(d).
+fn scaled(d: &Duals, theta: f64) -> Duals {
+    Duals {
+        pi: d.pi.iter().map(|p| theta * p).collect(),
+        cuts: d.cuts.iter().map(|(c, m)| (*c, theta * m)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaling_scales_the_value_and_rungs_rise() {
+        let d = Duals {
+            pi: vec![3.0, 5.0],
+            cuts: vec![([0, 1, 2], 2.0)],
+        };
+        let s = scaled(&d, 0.5);
+        assert!((s.value() - 0.5 * d.value()).abs() < 1e-12);
+        for w in RUNGS.windows(2) {
+            assert!(rung_bound(w[0], 1.0) < rung_bound(w[1], 1.0));
+        }
+        assert!(rung_bound(RUNGS[RUNGS.len() - 1], 1.0) < 1.0);
+    }
+}
