@@ -57,8 +57,8 @@ pub(super) struct Ladder {
     considered: bool,
     /// The next rung.
     rung: usize,
-    /// The node budget factor of the next search (0: not yet set, [`TASK_BUDGET_FACTOR`]).
-    budget: u64,
+    /// How many times the next search's node budget has been doubled.
+    doublings: u32,
 }
 
 impl Ladder {
@@ -99,7 +99,7 @@ impl Ladder {
             self.active = false;
             return Ok(0);
         };
-        let factor = self.budget.max(TASK_BUDGET_FACTOR);
+        let factor = TASK_BUDGET_FACTOR << self.doublings;
         let started = std::time::Instant::now();
         let point = scaled(&sol.duals, theta);
         let tau = t * point.value().abs() / max_classes.max(1.0);
@@ -140,9 +140,9 @@ impl Ladder {
         if added == 0 {
             if !found.partial {
                 self.rung += 1;
-                self.budget = TASK_BUDGET_FACTOR;
+                self.doublings = 0;
             } else if factor < MAX_BUDGET_FACTOR {
-                self.budget = 2 * factor;
+                self.doublings += 1;
             } else {
                 self.active = false;
             }

@@ -59,15 +59,13 @@ impl Found {
     /// the most negative reduced cost found (a complete search only). Column generation adds
     /// it to the dual value for a Lagrangian bound.
     pub fn lagrangian_sum(&self, max_classes: usize) -> f64 {
-        // Below a threshold under 0 the search did not look: the least reduced cost is only
-        // known to be at most 0 and at least the threshold. A threshold of −PRICE_EPS (the
-        // convergence tolerance) counts as 0.
-        let floor = if self.threshold < -1e-5 {
-            self.threshold
-        } else {
-            0.0
-        };
-        let most_negative = self.columns.iter().map(|c| c.0).fold(floor, f64::min);
+        // Below a threshold under 0 the search did not look: without a column listed, the
+        // least reduced cost is only known to be at least the threshold (as a task's minimum).
+        let most_negative = self
+            .columns
+            .iter()
+            .map(|c| c.0)
+            .fold(self.threshold.min(0.0), f64::min);
         let uniform = max_classes as f64 * most_negative;
         match &self.root_minima {
             Some(minima) => {
