@@ -22,14 +22,14 @@
 
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
-use super::pricing::{search, Mode, SearchOptions};
+use super::pricing::{search, Found, Mode, SearchOptions};
 use super::round::{pricing_options, RoundStop};
 use super::run::{Run, PARTIAL_PRICING_NODES, PRICE_EPS};
 use crate::root_lp::Duals;
 use crate::Instance;
 
 /// The rungs (θ, t), in order: the bound each proves is θ(1 − t) of the master's value.
-pub(super) const RUNGS: [(f64, f64); 7] = [
+pub const RUNGS: [(f64, f64); 7] = [
     (0.95, 0.01),
     (0.965, 0.01),
     (0.975, 0.01),
@@ -50,7 +50,7 @@ const MAX_BUDGET_FACTOR: u64 = 64;
 
 /// Where the ladder stands.
 #[derive(Debug, Default)]
-pub(super) struct Ladder {
+pub(crate) struct Ladder {
     /// Started (at the descent's first stall) and not yet done.
     active: bool,
     /// Whether [`Ladder::start`] has been called.
@@ -59,6 +59,17 @@ pub(super) struct Ladder {
     rung: usize,
     /// How many times the next search's node budget has been doubled.
     doublings: u32,
+    /// The last search, when its node budget stopped it without columns: the next one, at
+    /// the same rung and duals, runs only the tasks it stopped.
+    resume: Option<Resume>,
+}
+
+/// A rung's search to resume: where it ran, and each root task's minimum if it ran to its end.
+#[derive(Debug)]
+struct Resume {
+    rung: usize,
+    duals: Duals,
+    settled: Vec<Option<f64>>,
 }
 
 impl Ladder {
@@ -100,25 +111,37 @@ impl Ladder {
             return Ok(0);
         };
         let factor = TASK_BUDGET_FACTOR << self.doublings;
+        if let Some(path) = std::env::var_os("OPTIK_LADDER_DUMP") {
+            dump(
+                &path,
+                run.stats.scaled_bounds,
+                inst,
+                opts,
+                &sol.duals,
+                max_classes,
+            );
+        }
         let started = std::time::Instant::now();
-        let point = scaled(&sol.duals, theta);
-        let tau = t * point.value().abs() / max_classes.max(1.0);
-        let n = inst.n;
-        let mut found = search(
-            inst,
-            &point,
-            &SearchOptions {
-                node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000) * factor),
-                ..pricing_options(
-                    opts,
-                    run,
-                    Mode::Best {
-                        k: n.max(50),
-                        threshold: -PRICE_EPS - tau,
-                    },
-                )
-            },
-        );
+        let settled = self
+            .resume
+            .take()
+            .filter(|r| {
+                r.rung == self.rung && r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts
+            })
+            .map(|r| r.settled);
+        let base = SearchOptions {
+            settled: settled.as_deref(),
+            ..pricing_options(
+                opts,
+                run,
+                Mode::Best {
+                    k: 0,
+                    threshold: 0.0,
+                },
+            )
+        };
+        let (point, mut found) =
+            rung_search(inst, &sol.duals, (theta, t), factor, max_classes, base);
         if found.timed_out {
             return Err(RoundStop {
                 why: "time limit during pricing",
@@ -132,6 +155,7 @@ impl Ladder {
             run.raise_lower(l);
         }
         let mut added = 0;
+        let listed = found.columns.len();
         for (_, c) in std::mem::take(&mut found.columns) {
             if sol.duals.reduced_cost(&c.members, c.cost) < -PRICE_EPS {
                 added += master.add_column(c) as usize;
@@ -143,19 +167,91 @@ impl Ladder {
                 self.doublings = 0;
             } else if factor < MAX_BUDGET_FACTOR {
                 self.doublings += 1;
+                if let (0, Some(minima)) = (listed, &found.root_minima) {
+                    self.resume = Some(Resume {
+                        rung: self.rung,
+                        duals: sol.duals.clone(),
+                        settled: minima
+                            .iter()
+                            .zip(&found.task_stopped)
+                            .map(|(&m, &stopped)| (!stopped).then_some(m))
+                            .collect(),
+                    });
+                }
             } else {
                 self.active = false;
             }
         }
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            let most = found.task_nodes.iter().max().copied().unwrap_or(0);
             eprintln!(
-                "ladder θ {theta} t {t} budget ×{factor}: bound {bound:?}, {} nodes, {}, {added} added, {:.2} s",
+                "ladder θ {theta} t {t} budget ×{factor}: bound {bound:?}, {} nodes (largest task {most}, {} tasks run), {}, {added} added, {:.2} s",
                 found.nodes,
+                found.task_nodes.iter().filter(|&&x| x > 0).count(),
                 if found.partial { "partial" } else { "complete" },
                 started.elapsed().as_secs_f64()
             );
         }
         Ok(added)
+    }
+}
+
+/// One rung's search at the duals `duals` scaled by `theta`: the best columns below
+/// −PRICE_EPS − τ (τ = t·θ·value/max_classes), each root task limited to `factor` times the
+/// partial pricing's node budget; `base` gives the criterion, constraints, deadline and
+/// cover. Returns the scaled point (its value plus the result's
+/// [`Found::lagrangian_sum`] is the bound) and the result. Public for the probes
+/// (`examples/ladder_probe.rs`), which run exactly what the ladder runs.
+pub fn rung_search(
+    inst: &Instance,
+    duals: &Duals,
+    (theta, t): (f64, f64),
+    factor: u64,
+    max_classes: f64,
+    base: SearchOptions,
+) -> (Duals, Found) {
+    let point = scaled(duals, theta);
+    let tau = t * point.value().abs() / max_classes.max(1.0);
+    let n = inst.n;
+    let found = search(
+        inst,
+        &point,
+        &SearchOptions {
+            node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000) * factor),
+            mode: Mode::Best {
+                k: n.max(50),
+                threshold: -PRICE_EPS - tau,
+            },
+            ..base
+        },
+    );
+    (point, found)
+}
+
+/// Writes the ladder's starting point for offline probes (`examples/ladder_probe.rs`): the
+/// instance, the master's duals, `max_classes` and the pricing's cover, as JSON at
+/// `<path>-n<records>-<step>.json`. Holds the distance matrix (no raw records); off unless
+/// `OPTIK_LADDER_DUMP` names a path.
+fn dump(
+    path: &std::ffi::OsStr,
+    step: u64,
+    inst: &Instance,
+    opts: &ColgenOptions,
+    duals: &Duals,
+    max_classes: f64,
+) {
+    let json = serde_json::json!({
+        "instance": inst,
+        "pi": duals.pi,
+        "cuts": duals.cuts,
+        "max_classes": max_classes,
+        "cover": opts.price_cover,
+        "value": duals.value(),
+    });
+    let mut file = std::path::PathBuf::from(path).into_os_string();
+    file.push(format!("-n{}-{step}.json", inst.n));
+    if let Err(e) = std::fs::write(&file, json.to_string()) {
+        eprintln!("ladder dump {}: {e}", std::path::Path::new(&file).display());
     }
 }
 

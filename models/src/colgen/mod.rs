@@ -9,7 +9,7 @@ pub mod column;
 mod companion;
 pub mod cuts;
 mod dive;
-mod ladder;
+pub mod ladder;
 mod lp_primal;
 pub mod master;
 pub mod neighbours;

@@ -39,6 +39,11 @@ pub struct Found {
     pub partial: bool,
     /// Search nodes visited.
     pub nodes: u64,
+    /// Search nodes of each root task, in the canonical order (decreasing dual): shows how
+    /// the work splits over the tasks (the ladder's trace and probes).
+    pub task_nodes: Vec<u64>,
+    /// Whether the node budget stopped each root task (canonical order).
+    pub task_stopped: Vec<bool>,
     /// Partial pricing not cut short by the deadline: for every root task (the columns whose
     /// first member in the canonical order is one record), a lower bound on its columns'
     /// reduced costs, at most 0 (a task run to its end: its least; a task its node budget
@@ -92,12 +97,18 @@ impl Found {
 #[derive(Clone, Copy, Debug)]
 struct Cand {
     rec: u32,
+    /// Its position in the canonical order: rows of [`Ctx::by_position`] are read in list
+    /// order, so a child's candidates are read at increasing addresses.
+    pos: u32,
     agg: i64,
 }
 
 /// Shared, read-only data of one search.
 struct Ctx<'a> {
     inst: &'a Instance,
+    /// `by_position[p·n + q]`: the distance between the records at canonical positions p
+    /// and q.
+    by_position: Vec<i64>,
     /// The aggregate is a sum of distances (wcsd and sse) rather than a maximum (dbil).
     wcsd: bool,
     /// The cost is the sum over the size, rounded ([`crate::criteria::sse_term`]).
@@ -131,9 +142,11 @@ struct Ctx<'a> {
     values: &'a [u32],
     nvalues: usize,
     l: usize,
-    /// Sum criteria: `near[r·near_width + j]` = the sum of the j smallest distances from
-    /// record r to other records (j < `near_width`, the largest class size); empty for dbil.
-    near: Vec<i64>,
+    /// Sum criteria: `near_half[j·n + p]` = half the sum of the j smallest distances from
+    /// the record at canonical position p to other records (j < `near_width`, the largest
+    /// class size); empty for dbil. By position and by j, so [`completion_bound`] reads it
+    /// at increasing addresses.
+    near_half: Vec<f64>,
     near_width: usize,
 }
 
@@ -239,6 +252,8 @@ struct Dfs {
     /// Scratch marks for the candidate list of a child (stamped with `stamp`).
     mark: Vec<u64>,
     stamp: u64,
+    /// [`completion_bound`]'s guess of the m-th smallest term, from its last call.
+    lambda_hint: Option<f64>,
 }
 
 /// Constraints of a search that has none (plain k_i-anonymity).
@@ -280,6 +295,12 @@ pub struct SearchOptions<'a> {
     /// k = 10: 500 columns over 40–80 records, every one holding the same record), and the LP
     /// stays at the warm start for dozens of rounds; spread columns move it (docs/exact.md).
     pub cover: Option<u32>,
+    /// Partial pricing: root tasks already settled at these very duals and threshold, by
+    /// canonical position (decreasing dual): `Some(m)` skips the task and takes `m` as its
+    /// root minimum (it must come from a search whose task ran to its end; it found no column
+    /// or its columns are already known). The bound ladder searches a rung again with a larger
+    /// node budget this way, running only the tasks the budget stopped.
+    pub settled: Option<&'a [Option<f64>]>,
 }
 
 /// Pairs of records decided together or apart in a branch-and-price node.
@@ -311,6 +332,7 @@ impl SearchOptions<'static> {
             node_budget: None,
             branching: None,
             cover: None,
+            settled: None,
         }
     }
 }
@@ -326,6 +348,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         node_budget,
         branching,
         cover,
+        settled,
     } = *opts;
     let n = inst.n;
     let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
@@ -381,8 +404,36 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         0
     };
     let near = nearest_sums(inst, near_width);
+    // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
+    // remaining candidates and their dual sums are prefix sums.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by(|&a, &b| {
+        duals.pi[b as usize]
+            .total_cmp(&duals.pi[a as usize])
+            .then(a.cmp(&b))
+    });
+    // The distance matrix in canonical positions (row-major): a child list is read in
+    // increasing position, at increasing addresses (Tarragona, k = 10: the reads by record
+    // were a quarter of the ladder's time, waiting on memory).
+    let mut by_position = vec![0i64; n * n];
+    by_position
+        .par_chunks_mut(n.max(1))
+        .zip(order.par_iter())
+        .for_each(|(row, &rec)| {
+            let d = &inst.dist[rec as usize];
+            for (slot, &o) in row.iter_mut().zip(&order) {
+                *slot = d[o as usize];
+            }
+        });
+    let mut near_half = vec![0.0f64; near_width * n];
+    for (j, row) in near_half.chunks_mut(n.max(1)).enumerate() {
+        for (slot, &rec) in row.iter_mut().zip(&order) {
+            *slot = near[rec as usize * near_width + j] as f64 / 2.0;
+        }
+    }
     let ctx = Ctx {
         inst,
+        by_position,
         wcsd: sum_criterion,
         sse: criterion == Criterion::Sse,
         pi: &duals.pi,
@@ -405,18 +456,18 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         values,
         nvalues,
         l,
-        near,
+        near_half,
         near_width,
     };
-    // Canonical order: decreasing dual, so the best completions of a prefix are a prefix of the
-    // remaining candidates and their dual sums are prefix sums.
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by(|&a, &b| {
-        duals.pi[b as usize]
-            .total_cmp(&duals.pi[a as usize])
-            .then(a.cmp(&b))
-    });
-    let root: Vec<Cand> = order.iter().map(|&rec| Cand { rec, agg: 0 }).collect();
+    let root: Vec<Cand> = order
+        .iter()
+        .enumerate()
+        .map(|(pos, &rec)| Cand {
+            rec,
+            pos: pos as u32,
+            agg: 0,
+        })
+        .collect();
     let root_info = ListInfo::new(&ctx, &root);
     let ncuts = duals.cuts.len();
     let partial_k = match (node_budget, mode) {
@@ -442,6 +493,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 distinct: 0,
                 mark: vec![0; n],
                 stamp: 0,
+                lambda_hint: None,
             },
             |dfs, idx| {
                 dfs.local = partial_k.map(|k| LocalBest {
@@ -452,6 +504,11 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 dfs.task_nodes = 0;
                 dfs.stopped = false;
                 dfs.frontier = f64::INFINITY;
+                dfs.lambda_hint = None;
+                if let Some(m) = settled.and_then(|s| s.get(idx).copied().flatten()) {
+                    dfs.local = None;
+                    return (Vec::new(), 0, false, Some(m));
+                }
                 if !ctx.abort.load(Ordering::Relaxed) {
                     dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
                 }
@@ -478,7 +535,9 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         )
         .collect();
     let partial = results.iter().any(|r| r.2);
-    let nodes = results.iter().map(|r| r.1).sum();
+    let task_nodes: Vec<u64> = results.iter().map(|r| r.1).collect();
+    let task_stopped: Vec<bool> = results.iter().map(|r| r.2).collect();
+    let nodes = task_nodes.iter().sum();
     let aborted = ctx.abort.load(Ordering::Relaxed);
     let root_minima = (partial_k.is_some() && !aborted)
         .then(|| results.iter().map(|r| r.3))
@@ -511,6 +570,8 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         timed_out: ctx.timed_out.load(Ordering::Relaxed),
         partial,
         nodes,
+        task_nodes,
+        task_stopped,
         root_minima,
         threshold,
     }
@@ -607,6 +668,7 @@ fn later_completion(
             room: smax - p,
         },
         f64::NEG_INFINITY,
+        &mut None,
     )
 }
 
@@ -830,15 +892,17 @@ impl Dfs {
                 agg1 as f64 <= radius
             };
             if feasible {
-                let row = &inst.dist[j];
+                let n = inst.n;
+                let row = &ctx.by_position[c.pos as usize * n..][..n];
                 let cannot = &ctx.cannot_of[j];
                 let child: Vec<Cand> = list[idx + 1..]
                     .iter()
                     .filter_map(|c2| {
-                        let d = row[c2.rec as usize];
+                        let d = row[c2.pos as usize];
                         let a = if ctx.wcsd { c2.agg + d } else { c2.agg.max(d) };
                         (a as f64 <= radius && !cannot.contains(&c2.rec)).then_some(Cand {
                             rec: c2.rec,
+                            pos: c2.pos,
                             agg: a,
                         })
                     })
@@ -858,6 +922,7 @@ impl Dfs {
                             room,
                         },
                         thr,
+                        &mut self.lambda_hint,
                     ) <= thr
                 {
                     let cinfo = ListInfo::new(ctx, &child);
@@ -981,6 +1046,34 @@ fn nearest_sums(inst: &Instance, width: usize) -> Vec<i64> {
     out
 }
 
+/// Σ_u min(0, num_u/div − π_u − λ) with num_u = agg_u + ½ near_u (`half`, by position),
+/// summed as Σ_u min(0, num_u − div·(π_u + λ)) / div over four running sums (no division
+/// or store per term; the sums pipeline).
+fn sum_below(
+    aggs: &[f64],
+    pis: &[f64],
+    child: &[Cand],
+    half: Option<&[f64]>,
+    div: f64,
+    lambda: f64,
+) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let term = |i: usize| {
+        let near = half.map_or(0.0, |h| h[child[i].pos as usize]);
+        (aggs[i] + near - div * (pis[i] + lambda)).min(0.0)
+    };
+    let whole = aggs.len() / 4 * 4;
+    for i in (0..whole).step_by(4) {
+        for (q, a) in acc.iter_mut().enumerate() {
+            *a += term(i + q);
+        }
+    }
+    for i in whole..aggs.len() {
+        acc[0] += term(i);
+    }
+    (acc[0] + acc[1] + acc[2] + acc[3]) / div
+}
+
 /// A prefix to complete in [`completion_bound`]: its size `p1`, dual sum minus cut penalties
 /// `net` and aggregate `agg1`, and how many records it may still take (`need..=room`).
 struct Completion {
@@ -1008,8 +1101,16 @@ struct Completion {
 ///   `rc ≥ min_m (agg1/s − ½ − net + Σ_{m chosen} ((agg_u + ½ near_u(m − 1))/s − π_u))`;
 ///   each taking the m smallest terms.
 ///
-/// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`).
-fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f64) -> f64 {
+/// Stops as soon as a value ≤ `stop` is found (the caller only prunes above `stop`). `hint`
+/// carries a guess of the m-th smallest term from call to call (sum criteria; any value
+/// gives the same result, a good one gives it faster).
+fn completion_bound(
+    ctx: &Ctx,
+    child: &[Cand],
+    completion: &Completion,
+    stop: f64,
+    hint: &mut Option<f64>,
+) -> f64 {
     let Completion {
         p1,
         net,
@@ -1022,27 +1123,67 @@ fn completion_bound(ctx: &Ctx, child: &[Cand], completion: &Completion, stop: f6
     }
     let pi = ctx.pi;
     if ctx.wcsd {
+        let n = ctx.inst.n;
         let mut best = f64::INFINITY;
-        let mut w: Vec<f64> = Vec::with_capacity(child.len());
-        for m in need.max(1)..=room.min(child.len()) {
+        // The candidates' aggregates and duals, then for each size their pair-sum share
+        // `num_u = agg_u + ½ near_u(m − 1)` and terms `num_u/s − π_u`.
+        let aggs: Vec<f64> = child.iter().map(|c| c.agg as f64).collect();
+        let pis: Vec<f64> = child.iter().map(|c| pi[c.rec as usize]).collect();
+        let mut num: Vec<f64> = Vec::with_capacity(child.len());
+        let mut terms: Vec<(f64, u32)> = Vec::with_capacity(child.len());
+        // For any λ the m smallest terms sum to at least mλ + Σ_u min(0, term_u − λ), equal
+        // when λ is the m-th smallest: one pass without selection. When that already exceeds
+        // `stop` (with a margin for rounding) the exact sum would too, and the caller prunes
+        // the same nodes faster (Tarragona, k = 10: the selections were 40% of the ladder's
+        // time, and almost every call prunes). λ at the first size is the caller's `hint`
+        // (the last call's); at the next, the term of the candidate that was (m+1)-th.
+        let mut lambda = hint.filter(|_| stop.is_finite());
+        let mut pivot: Option<usize> = None;
+        let first = need.max(1);
+        for m in first..=room.min(child.len()) {
             let s = p1 + m;
             // sse divides the pair sum by the size and rounds (at least −½); wcsd does neither
             let (div, round) = if ctx.sse { (s as f64, 0.5) } else { (1.0, 0.0) };
             // near_u grows with j: past the table's width its last entry still bounds it
-            let j = (m - 1).min(ctx.near_width.saturating_sub(1));
-            let among = |u: usize| match ctx.near.get(u * ctx.near_width + j) {
-                Some(&v) => v as f64 / 2.0,
-                None => 0.0,
-            };
-            w.clear();
-            w.extend(child.iter().map(|c| {
-                let u = c.rec as usize;
-                (c.agg as f64 + among(u)) / div - pi[u]
-            }));
-            if m < w.len() {
-                w.select_nth_unstable_by(m - 1, |a, b| a.total_cmp(b));
+            let half = (ctx.near_width > 0).then(|| {
+                let j = (m - 1).min(ctx.near_width - 1);
+                &ctx.near_half[j * n..][..n]
+            });
+            let fixed = agg1 as f64 / div - round - net;
+            if let Some(u) = pivot {
+                let num_u = aggs[u] + half.map_or(0.0, |h| h[child[u].pos as usize]);
+                lambda = Some(num_u / div - pis[u]);
             }
-            let v = agg1 as f64 / div - round - net + w[..m].iter().sum::<f64>();
+            if let Some(l) = lambda.filter(|_| stop.is_finite()) {
+                let v = fixed + m as f64 * l + sum_below(&aggs, &pis, child, half, div, l);
+                // far above any rounding of these sums (relative 1e-7 of their parts)
+                let margin = 1e-7 * (1.0 + stop.abs() + fixed.abs() + m as f64 * l.abs());
+                if v > stop + margin {
+                    best = best.min(v);
+                    continue;
+                }
+            }
+            num.clear();
+            match half {
+                None => num.extend_from_slice(&aggs),
+                Some(h) => num.extend(aggs.iter().zip(child).map(|(a, c)| a + h[c.pos as usize])),
+            }
+            terms.clear();
+            terms.extend(
+                num.iter()
+                    .zip(&pis)
+                    .enumerate()
+                    .map(|(i, (a, p))| (a / div - p, i as u32)),
+            );
+            if m < terms.len() {
+                terms.select_nth_unstable_by(m, |a, b| a.0.total_cmp(&b.0));
+                pivot = Some(terms[m].1 as usize);
+            }
+            let smallest = &terms[..m];
+            if m == first {
+                *hint = smallest.iter().map(|e| e.0).reduce(f64::max);
+            }
+            let v = fixed + smallest.iter().map(|e| e.0).sum::<f64>();
             best = best.min(v);
             if best <= stop {
                 break;

@@ -25,6 +25,7 @@ pub(super) fn pricing_options<'a>(
         node_budget: None,
         branching: None,
         cover: opts.price_cover,
+        settled: None,
     }
 }
 

@@ -349,11 +349,27 @@ proptest! {
         prop_assert!(duals.value() + sum <= opt as f64 + 1e-6, "bound {} > optimum {opt}", duals.value() + sum);
         // Stopped by a node budget, each task's minimum (its frontier's bound included) is
         // still at most its least reduced cost, and the bound still at most the optimum.
+        // Resumed from the last budget's search (its finished tasks settled, as the bound
+        // ladder does), a search gives the same minima as from scratch.
+        let mut last: Option<optik_models::colgen::pricing::Found> = None;
         for budget in [1u64, 2, 5, 20] {
             let part = search(&inst, &duals, &SearchOptions {
                 node_budget: Some(budget),
                 ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
             });
+            if let Some(prev) = last.take() {
+                let settled: Vec<Option<f64>> = prev.root_minima.clone().expect("no deadline")
+                    .iter().zip(&prev.task_stopped).map(|(&m, &s)| (!s).then_some(m)).collect();
+                let resumed = search(&inst, &duals, &SearchOptions {
+                    node_budget: Some(budget),
+                    settled: Some(&settled),
+                    ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
+                });
+                prop_assert_eq!(&resumed.root_minima, &part.root_minima, "budget {}", budget);
+                prop_assert_eq!(&resumed.task_stopped, &part.task_stopped);
+                prop_assert_eq!(resumed.partial, part.partial);
+            }
+            last = Some(part.clone());
             let minima = part.root_minima.clone().expect("no deadline");
             for (a, b) in minima.iter().zip(&want) {
                 prop_assert!(*a <= b + 1e-6, "budget {budget}: minima {:?} want {:?}", minima, want);

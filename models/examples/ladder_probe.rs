@@ -1,0 +1,75 @@
+//! Probes one rung of the bound ladder offline, from a point the ladder dumped
+//! (`OPTIK_LADDER_DUMP=PATH` on a column-generation run writes `PATH-n<records>-<step>.json`): runs the
+//! same search the ladder runs at that point and prints its bound, nodes, time and how the
+//! nodes split over the root tasks. For tuning the ladder without re-running the minutes of
+//! column generation before it. Not a timed test.
+//!
+//! Usage: `ladder_probe DUMP THETA T FACTOR` (RAYON_NUM_THREADS sets the threads)
+
+use optik_models::colgen::ladder::rung_search;
+use optik_models::colgen::pricing::{Mode, SearchOptions};
+use optik_models::root_lp::Duals;
+use optik_models::{Criterion, Instance};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path, theta, t, factor] = &args[..] else {
+        eprintln!("usage: ladder_probe DUMP THETA T FACTOR");
+        std::process::exit(2);
+    };
+    let num = |s: &str| -> f64 { s.parse().expect("a number") };
+    let text = std::fs::read_to_string(path).expect("a readable dump");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("a JSON dump");
+    let inst: Instance = serde_json::from_value(v["instance"].clone()).expect("an instance");
+    let duals = Duals {
+        pi: serde_json::from_value(v["pi"].clone()).expect("pi"),
+        cuts: serde_json::from_value(v["cuts"].clone()).expect("cuts"),
+    };
+    let max_classes = v["max_classes"].as_f64().expect("max_classes");
+    let cover = v["cover"].as_u64().map(|c| c as u32);
+    let value = duals.value();
+    let base = SearchOptions {
+        cover,
+        ..SearchOptions::new(
+            Criterion::Sse,
+            Mode::Best {
+                k: 0,
+                threshold: 0.0,
+            },
+        )
+    };
+    let started = Instant::now();
+    let (point, found) = rung_search(
+        &inst,
+        &duals,
+        (num(theta), num(t)),
+        factor.parse().expect("a factor"),
+        max_classes,
+        base,
+    );
+    let secs = started.elapsed().as_secs_f64();
+    let bound = (!found.partial || found.root_minima.is_some())
+        .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
+    let mut tasks = found.task_nodes.clone();
+    tasks.sort_unstable_by(|a, b| b.cmp(a));
+    let top: u64 = tasks.iter().take(10).sum();
+    let negative = found
+        .root_minima
+        .as_ref()
+        .map_or(0, |m| m.iter().filter(|&&x| x < found.threshold).count());
+    println!(
+        "value {value:.0} bound {} ({:.4} of value) nodes {} partial {} columns {} secs {secs:.2}",
+        bound.map_or("-".into(), |b| format!("{b:.0}")),
+        bound.map_or(f64::NAN, |b| b / value),
+        found.nodes,
+        found.partial,
+        found.columns.len(),
+    );
+    println!(
+        "tasks {} largest {:?} top-10 share {:.3} tasks below threshold {negative}",
+        tasks.len(),
+        &tasks[..tasks.len().min(10)],
+        top as f64 / found.nodes.max(1) as f64
+    );
+}
