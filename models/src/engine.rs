@@ -159,6 +159,9 @@ pub struct EngineStats {
     /// `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub scaled_bounds: u64,
+    /// Dives at the centroid descent's first stall (sse; counted in `dives` too).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stall_dives: u64,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
     /// left, handed its core to the companion search (column generation; see
     /// `colgen::branch`).

@@ -225,7 +225,16 @@ pub(super) fn branch_and_price(
                 .remaining()
                 .map(|left| Instant::now() + Duration::from_secs_f64(left * share));
             let before = run.ub();
-            let d = dive::dive(inst, opts, run, master, sol, &node.pairs, deadline);
+            let d = dive::dive(
+                inst,
+                opts,
+                run,
+                master,
+                sol,
+                &node.pairs,
+                deadline,
+                dive::DivePricing::Exact,
+            );
             // A dive that found nothing waits twice as long for the next (a tree that is
             // mostly proof, Adult-200 personal: 24 dives cost 67% more time); one that
             // improved the incumbent brings the next one back to DIVE_EVERY nodes.

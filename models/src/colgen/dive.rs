@@ -17,7 +17,7 @@ use super::lp_primal::{integral_partition, round_lp};
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
 use super::pricing::Pairs;
-use super::round::{price_round, Round};
+use super::round::{fast_round, price_round};
 use super::run::{ceil_bound, Run};
 use super::start;
 use crate::Instance;
@@ -30,6 +30,16 @@ const CHOSEN: f64 = 0.5;
 /// The dual pricing sees for a record of a fixed class: every column holding it prices far
 /// above zero, so the search prunes it at once.
 const FIXED_DUAL: f64 = -1e12;
+
+/// How a dive prices after each fixing step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DivePricing {
+    /// The exact search with partial budgets (a converged LP's dive).
+    Exact,
+    /// The centroid descent only (sse): at the descent's stall at k = 10 an exact round takes
+    /// minutes, and the dive needs a good LP, not a certified one.
+    Descent,
+}
 
 /// What a dive did.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,6 +63,7 @@ pub(super) fn dive(
     sol: LpSolution,
     pairs: &Pairs,
     deadline: Option<Instant>,
+    pricing: DivePricing,
 ) -> DiveStats {
     // Fixing classes can leave a record without an allowed column: artificial singletons
     // costing more than any partition keep every LP of the dive feasible (one that needs them
@@ -112,7 +123,7 @@ pub(super) fn dive(
                     || c.members.iter().all(|&m| !fixed_records[m as usize]))
         });
         stats.steps += 1;
-        match dive_lp(inst, opts, run, master, pairs, &fixed_records) {
+        match dive_lp(inst, opts, run, master, pairs, &fixed_records, pricing) {
             Ok((s, c)) => (sol, converged) = (s, c),
             Err(_) => break,
         }
@@ -136,6 +147,7 @@ fn dive_lp(
     master: &mut Master,
     pairs: &Pairs,
     fixed_records: &[bool],
+    pricing: DivePricing,
 ) -> Result<(LpSolution, bool), &'static str> {
     let branching = (pairs != &Pairs::default()).then_some(pairs);
     let max_classes = inst.max_classes().max(1) as f64;
@@ -162,18 +174,23 @@ fn dive_lp(
             *pi = FIXED_DUAL;
         }
         let t = Instant::now();
-        let priced_round = price_round(
-            inst,
-            opts,
-            run,
-            master,
-            &priced,
-            None,
-            branching,
-            max_classes,
-        );
+        let added = match pricing {
+            DivePricing::Exact => {
+                let priced_round = price_round(
+                    inst,
+                    opts,
+                    run,
+                    master,
+                    &priced,
+                    None,
+                    branching,
+                    max_classes,
+                );
+                priced_round.map_err(|stop| stop.why)?.added
+            }
+            DivePricing::Descent => fast_round(inst, opts, run, master, &priced),
+        };
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
-        let Round { added, .. } = priced_round.map_err(|stop| stop.why)?;
         if std::env::var_os("OPTIK_DIVE_TRACE").is_some() {
             eprintln!(
                 "dive round {round}: lp {:.1} in {:.3} s, pricing {:.3} s, {added} added",

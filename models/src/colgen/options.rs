@@ -71,6 +71,11 @@ pub struct ColgenOptions {
     /// exact rounds while they raise the bound ([`super::ladder`]). Default true;
     /// `OPTIK_BOUND_LADDER=0` turns it off (an ablation knob).
     pub bound_ladder: bool,
+    /// The centroid descent's first stall gets a primal step (the LP's rounding, the
+    /// restricted master's MIP, and a dive when the incumbent stays far above the LP) from
+    /// this many records. Default 500: smaller instances (the large-neighbourhood search's
+    /// sub-problems among them) reach the proof's primal steps fast. Tests lower it.
+    pub stall_step_min_records: usize,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -173,6 +178,7 @@ impl Default for ColgenOptions {
             handover_after: handover_from_env(),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
+            stall_step_min_records: 500,
         }
     }
 }
@@ -194,6 +200,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("handover_after", &self.handover_after)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("bound_ladder", &self.bound_ladder)
+            .field("stall_step_min_records", &self.stall_step_min_records)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

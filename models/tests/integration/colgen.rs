@@ -583,3 +583,46 @@ fn the_bound_ladder_runs_and_loses_no_optimum() {
     // rounds bound within its first rung before the descent stalls.
     assert!(laddered >= 3, "the ladder ran in {laddered} of 24 runs");
 }
+
+/// The primal step at the centroid descent's first stall, its dive priced by the descent
+/// among it, on small sse instances (the step normally starts at 500 records): every
+/// partition it offers must be valid, and the run must still prove the brute-force optimum
+/// with every bound below it. Checked with the stall dives' own count, so the test fails if
+/// none runs (a mutant that never dives at the stall fails it).
+#[test]
+fn the_stall_dive_runs_and_loses_no_optimum() {
+    let mut dived = 0;
+    for seed in 0..24u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..]][(seed % 3) as usize];
+        let inst = random_sse_instance(10, ks, seed);
+        let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Sse,
+                stall_step_min_records: 0,
+                on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(seen.borrow().iter().all(|&b| b <= opt), "seed {seed}");
+        assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
+        assert_eq!(r.objective, Some(opt), "seed {seed}");
+        let p = r.partition.as_ref().expect("a partition");
+        for class in p.classes() {
+            let kmax = class.iter().map(|&i| inst.k[i]).max().unwrap_or(0) as usize;
+            assert!(class.len() >= kmax, "seed {seed}: class {class:?}");
+        }
+        assert_eq!(
+            evaluate(p, |a, b| inst.d(a, b)).get(Criterion::Sse),
+            opt,
+            "seed {seed}"
+        );
+        dived += (r.stats.stall_dives > 0) as usize;
+    }
+    // Deterministic (no time limit): 6 of the 24 runs dive at the stall.
+    assert!(dived >= 3, "the stall dive ran in {dived} of 24 runs");
+}
