@@ -317,40 +317,11 @@ fn column_generation(
             run.deadline = hard;
             lp_rounding(inst, opts, run, master, &sol);
             primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
-            let ub = run.ub() as f64;
-            if opts.dive && ub > (1.0 + STALL_DIVE_GAP) * sol.objective {
+            if opts.dive && run.ub() as f64 > (1.0 + STALL_DIVE_GAP) * sol.objective {
                 // Census, k = 10: the LP is fractional at the stall and the MIP over its
                 // columns leaves the incumbent 7% above it. A dive priced by the descent
                 // alone builds the columns an integral solution needs.
-                let deadline = run
-                    .remaining()
-                    .map(|left| Instant::now() + Duration::from_secs_f64(left * STALL_DIVE_SHARE));
-                let d = dive::dive(
-                    inst,
-                    opts,
-                    run,
-                    master,
-                    sol,
-                    &Pairs::default(),
-                    deadline,
-                    dive::DivePricing::Descent,
-                );
-                run.stats.dives += 1;
-                run.stats.stall_dives += 1;
-                run.stats.dive_steps += d.steps;
-                if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-                    eprintln!(
-                        "stall dive: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
-                        d.steps,
-                        d.integral,
-                        run.ub(),
-                        run.start.elapsed().as_secs_f64()
-                    );
-                }
-                // Every column back, and no basis from the dive (as after the root dive).
-                master.restrict(|_| true);
-                master.compact(|_| true);
-                run.sync_companion(inst);
+                dive_and_restore(inst, opts, run, master, sol, STALL_DIVE_SHARE, Stage::Stall);
                 continue;
             }
             run.deadline = pricing_deadline;
@@ -445,35 +416,7 @@ fn column_generation(
             // 1.3 s, 2.4 s with a dive first).
             let slow = Instant::now() >= slow_root_at(opts, run);
             if opts.dive && opts.root_dive && slow && opts.proof.tree(sol.objective, run.ub()) {
-                let deadline = run
-                    .remaining()
-                    .map(|left| Instant::now() + Duration::from_secs_f64(left * ROOT_DIVE_SHARE));
-                let d = dive::dive(
-                    inst,
-                    opts,
-                    run,
-                    master,
-                    sol,
-                    &Pairs::default(),
-                    deadline,
-                    dive::DivePricing::Exact,
-                );
-                run.stats.dives += 1;
-                run.stats.dive_steps += d.steps;
-                if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-                    eprintln!(
-                        "root dive: {} steps, integral {}, ub {} t {:.2}",
-                        d.steps,
-                        d.integral,
-                        run.ub(),
-                        run.start.elapsed().as_secs_f64()
-                    );
-                }
-                // Every column back, and no basis from the dive (see `branch`: artificial
-                // columns basic at 0 give duals at which pricing explodes).
-                master.restrict(|_| true);
-                master.compact(|_| true);
-                run.sync_companion(inst);
+                dive_and_restore(inst, opts, run, master, sol, ROOT_DIVE_SHARE, Stage::Root);
                 improved_early = true;
                 continue;
             }
@@ -724,6 +667,67 @@ const PRIMAL_MIP_SHARE: f64 = 0.2;
 /// Share of the time left (at most 30 s) for the restricted master MIP at the centroid
 /// descent's first stall.
 const PLATEAU_MIP_SHARE: f64 = 0.1;
+
+/// Where a dive from the root's LP starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The root LP's first convergence: exact pricing.
+    Root,
+    /// The centroid descent's first stall: pricing by the descent.
+    Stall,
+}
+
+/// Dives from the root's LP `sol` with `share` of the time left, then gives the master every
+/// column back without the dive's basis (artificial columns basic at 0 give duals at which
+/// pricing explodes; see `branch`) and restarts the companion from the run's incumbent.
+fn dive_and_restore(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+    sol: LpSolution,
+    share: f64,
+    stage: Stage,
+) {
+    let deadline = run
+        .remaining()
+        .map(|left| Instant::now() + Duration::from_secs_f64(left * share));
+    let ub = run.ub();
+    let pricing = match stage {
+        Stage::Root => dive::DivePricing::Exact,
+        Stage::Stall => dive::DivePricing::Descent,
+    };
+    let d = dive::dive(
+        inst,
+        opts,
+        run,
+        master,
+        sol,
+        &Pairs::default(),
+        deadline,
+        pricing,
+    );
+    run.stats.dives += 1;
+    run.stats.stall_dives += (stage == Stage::Stall) as u64;
+    run.stats.dive_steps += d.steps;
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "{} dive: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
+            if stage == Stage::Root {
+                "root"
+            } else {
+                "stall"
+            },
+            d.steps,
+            d.integral,
+            run.ub(),
+            run.start.elapsed().as_secs_f64()
+        );
+    }
+    master.restrict(|_| true);
+    master.compact(|_| true);
+    run.sync_companion(inst);
+}
 
 /// The dive at the centroid descent's first stall runs when the incumbent is more than this
 /// fraction above the LP there (Census, k = 10: 7%; Tarragona: 0.15–0.4%).
