@@ -1129,8 +1129,10 @@ fn completion_bound(
         // `num_u = agg_u + ½ near_u(m − 1)` and terms `num_u/s − π_u`.
         let aggs: Vec<f64> = child.iter().map(|c| c.agg as f64).collect();
         let pis: Vec<f64> = child.iter().map(|c| pi[c.rec as usize]).collect();
-        let mut num: Vec<f64> = Vec::with_capacity(child.len());
-        let mut terms: Vec<(f64, u32)> = Vec::with_capacity(child.len());
+        // Filled only at the sizes the one-pass test below leaves undecided (most calls prune
+        // without them), so they allocate only then.
+        let mut num: Vec<f64> = Vec::new();
+        let mut terms: Vec<(f64, u32)> = Vec::new();
         // For any λ the m smallest terms sum to at least mλ + Σ_u min(0, term_u − λ), equal
         // when λ is the m-th smallest: one pass without selection. When that already exceeds
         // `stop` (with a margin for rounding) the exact sum would too, and the caller prunes
