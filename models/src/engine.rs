@@ -162,6 +162,11 @@ pub struct EngineStats {
     /// Dives at the centroid descent's first stall (sse; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_dives: u64,
+    /// Restricted master MIPs at the centroid descent's stalls (sse): the first stall's, and
+    /// one at each later stall whose LP has fallen by 0.02% since the last (see
+    /// `colgen::solve`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stall_mips: u64,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
     /// left, handed its core to the companion search (column generation; see
     /// `colgen::branch`).
