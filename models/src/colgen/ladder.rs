@@ -61,14 +61,18 @@ pub(crate) struct Ladder {
     /// How many times the next search's node budget has been doubled.
     doublings: u32,
     /// The last search, when its node budget stopped it without columns: the next one, at
-    /// the same rung and duals, runs only the tasks it stopped.
+    /// the same point and duals, runs only the tasks it stopped.
     resume: Option<Resume>,
+    /// Seconds × (1 − θ(1 − t)) of the last search that ran every task: a rung's time grows
+    /// about as 1/(1 − θ(1 − t)) (Tarragona, k = 10: this product stayed within 0.9–1.1 s
+    /// from (0.95, 0.01) to (0.99, 0.005)), so it predicts the next rung's.
+    cost: Option<f64>,
 }
 
 /// A rung's search to resume: where it ran, and each root task's minimum if it ran to its end.
 #[derive(Debug)]
 struct Resume {
-    rung: usize,
+    point: (f64, f64),
     duals: Duals,
     settled: Vec<Option<f64>>,
 }
@@ -107,9 +111,25 @@ impl Ladder {
         while self.rung < RUNGS.len() && rung_bound(RUNGS[self.rung], value) <= run.lower {
             self.rung += 1;
         }
-        let Some(&(theta, t)) = RUNGS.get(self.rung) else {
+        let Some(&next) = RUNGS.get(self.rung) else {
             self.active = false;
             return Ok(0);
+        };
+        // A rung predicted not to end in the time left gives way to a lower one that would,
+        // if that one still raises the bound (Census, k = 10: (0.95, 0.01) takes 103 s, and
+        // (0.975, 0.01) did not end in the 180 s left after it).
+        let resumable = self
+            .resume
+            .as_ref()
+            .filter(|r| r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts)
+            .map(|r| r.point);
+        let (theta, t) = match (resumable, self.cost, run.remaining()) {
+            // A search its budget stopped goes on where it was.
+            (Some(point), _, _) => point,
+            (None, Some(cost), Some(left)) => fitting_rung(next, cost, left)
+                .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
+                .unwrap_or(next),
+            _ => next,
         };
         let factor = TASK_BUDGET_FACTOR << self.doublings;
         if let Some(path) = std::env::var_os("OPTIK_LADDER_DUMP") {
@@ -127,9 +147,12 @@ impl Ladder {
             .resume
             .take()
             .filter(|r| {
-                r.rung == self.rung && r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts
+                r.point == (theta, t)
+                    && r.duals.pi == sol.duals.pi
+                    && r.duals.cuts == sol.duals.cuts
             })
             .map(|r| r.settled);
+        let fresh = settled.is_none();
         let base = SearchOptions {
             settled: settled.as_deref(),
             ..pricing_options(
@@ -150,6 +173,9 @@ impl Ladder {
             });
         }
         run.stats.scaled_bounds += 1;
+        if fresh && !found.partial {
+            self.cost = Some(started.elapsed().as_secs_f64() * (1.0 - rung_bound((theta, t), 1.0)));
+        }
         let bound = (!found.partial || found.root_minima.is_some())
             .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
         if let Some(l) = bound {
@@ -164,13 +190,15 @@ impl Ladder {
         }
         if added == 0 {
             if !found.partial {
-                self.rung += 1;
+                if (theta, t) == next {
+                    self.rung += 1;
+                }
                 self.doublings = 0;
             } else if factor < MAX_BUDGET_FACTOR {
                 self.doublings += 1;
                 if let (0, Some(minima)) = (listed, &found.root_minima) {
                     self.resume = Some(Resume {
-                        rung: self.rung,
+                        point: (theta, t),
                         duals: sol.duals.clone(),
                         settled: minima
                             .iter()
@@ -256,6 +284,30 @@ fn dump(
     }
 }
 
+/// Share of the time left a rung is predicted to take at most, for [`fitting_rung`] to keep it
+/// (the rest covers columns found and searched again).
+const FIT_SHARE: f64 = 0.8;
+
+/// A rung chosen by [`fitting_rung`] must raise the bound by at least this share of the
+/// master's value (else the next rung runs, and its columns may still move the LP).
+const MIN_FIT_GAIN: f64 = 0.0025;
+
+/// The t of a rung chosen by [`fitting_rung`].
+const FIT_T: f64 = 0.01;
+
+/// The rung to search instead of `next` when `next` is predicted (from `cost`, see
+/// [`Ladder`]'s field) to take more than [`FIT_SHARE`] of the `left` seconds: the one with
+/// t = [`FIT_T`] predicted to take that share. `None` when `next` fits or no lower rung does.
+fn fitting_rung(next: (f64, f64), cost: f64, left: f64) -> Option<(f64, f64)> {
+    let budget = FIT_SHARE * left;
+    if cost / (1.0 - rung_bound(next, 1.0)) <= budget || cost >= budget {
+        return None;
+    }
+    let fraction = 1.0 - cost / budget;
+    let theta = fraction / (1.0 - FIT_T);
+    (theta < next.0).then_some((theta, FIT_T))
+}
+
 /// The bound a rung proves at a master value when its search ends without columns.
 fn rung_bound((theta, t): (f64, f64), value: f64) -> f64 {
     theta * (1.0 - t) * value
@@ -285,5 +337,19 @@ mod tests {
             assert!(rung_bound(w[0], 1.0) < rung_bound(w[1], 1.0));
         }
         assert!(rung_bound(RUNGS[RUNGS.len() - 1], 1.0) < 1.0);
+    }
+
+    #[test]
+    fn a_rung_that_does_not_fit_gives_way_to_one_that_does() {
+        // Census, k = 10: (0.95, 0.01) took 103 s, so cost = 103 · (1 − 0.9405) = 6.13 s.
+        let cost = 103.0 * (1.0 - rung_bound(RUNGS[0], 1.0));
+        // (0.975, 0.01) is predicted at 176 s: it fits in 300 s, not in 180 s.
+        assert_eq!(fitting_rung(RUNGS[1], cost, 300.0), None);
+        let (theta, t) = fitting_rung(RUNGS[1], cost, 180.0).expect("a lower rung");
+        assert!(theta < RUNGS[1].0 && rung_bound((theta, t), 1.0) > rung_bound(RUNGS[0], 1.0));
+        let predicted = cost / (1.0 - rung_bound((theta, t), 1.0));
+        assert!((predicted - FIT_SHARE * 180.0).abs() < 1e-9, "{predicted}");
+        // No time for any rung: the next one is kept (its partial search still bounds).
+        assert_eq!(fitting_rung(RUNGS[1], cost, 7.0), None);
     }
 }
