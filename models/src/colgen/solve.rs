@@ -777,9 +777,10 @@ const STALL_DIVE_SHARE: f64 = 0.15;
 const WIDE_STALL_GAP: f64 = 0.03;
 
 /// The stall dive's share of the time left when the gap is wide. Census, k = 10 (MIP 6.7%
-/// above the LP): with 0.15 the dive ran 6–12 steps and ended at 163.2–168.3M (scaled), with
-/// 0.4 it ran 31 steps and ended at 160.15M, 1.2% above the LP. There the bound ladder
-/// completes one rung in the time left either way.
+/// above the LP): with 0.15 the dive ran 6–12 steps and ended at 163.2–168.3M (scaled), its
+/// share stopping it; with 0.4 it ran 25–39 steps, ended at 160.15–162.29M (1.2–2.5% above the
+/// LP) when its LP needed the artificial columns, before its share ran out. There the bound
+/// ladder completes one rung in the time left either way.
 const WIDE_STALL_DIVE_SHARE: f64 = 0.4;
 
 /// Share of a MIP's time limit kept back for HiGHS' overrun (at least 1 s).
