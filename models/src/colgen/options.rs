@@ -76,6 +76,10 @@ pub struct ColgenOptions {
     /// this many records. Default 500: smaller instances (the large-neighbourhood search's
     /// sub-problems among them) reach the proof's primal steps fast. Tests lower it.
     pub stall_step_min_records: usize,
+    /// A later stall's restricted master MIP waits until this many times the last stall
+    /// MIP's seconds have passed since it ended (default 10: these MIPs take at most about a
+    /// tenth of the run; tests on tiny instances set 0).
+    pub restall_spacing: f64,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -179,6 +183,7 @@ impl Default for ColgenOptions {
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
             stall_step_min_records: 500,
+            restall_spacing: 10.0,
         }
     }
 }
@@ -201,6 +206,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("centroid_pricing", &self.centroid_pricing)
             .field("bound_ladder", &self.bound_ladder)
             .field("stall_step_min_records", &self.stall_step_min_records)
+            .field("restall_spacing", &self.restall_spacing)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

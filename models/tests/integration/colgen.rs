@@ -129,6 +129,7 @@ proptest! {
                 centroid_pricing: centroid,
                 // The descent's stall steps (restricted master MIPs, the dive) at any size.
                 stall_step_min_records: if stall { 0 } else { 500 },
+                restall_spacing: if stall { 0.0 } else { 10.0 },
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -632,6 +633,7 @@ fn stall_step_run(seed: u64, ks: &[u32]) -> optik_models::EngineStats {
         ColgenOptions {
             criterion: Criterion::Sse,
             stall_step_min_records: 0,
+            restall_spacing: 0.0,
             on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
             ..ColgenOptions::default()
         },
