@@ -318,12 +318,7 @@ fn column_generation(
             // primal steps fast.
             descent.1 = true;
             run.deadline = hard;
-            let started = Instant::now();
-            lp_rounding(inst, opts, run, master, &sol);
-            primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
-            run.stats.stall_mips += 1;
-            stall_mip_lp = sol.objective;
-            stall_mip_time = (Instant::now(), started.elapsed().as_secs_f64());
+            (stall_mip_lp, stall_mip_time) = stall_mip(inst, opts, run, master, &sol);
             if opts.dive && run.ub() as f64 > (1.0 + STALL_DIVE_GAP) * sol.objective {
                 // Census, k = 10: the LP is fractional at the stall and the MIP over its
                 // columns leaves the incumbent 7% above it. A dive priced by the descent
@@ -348,12 +343,7 @@ fn column_generation(
             // from a stall at LP 326.98M, 30.17 from one at 326.51M; the LP went on to
             // 326.48M in the first run). The MIP over the moved LP's columns is cheap (1–2 s).
             run.deadline = hard;
-            let started = Instant::now();
-            lp_rounding(inst, opts, run, master, &sol);
-            primal_mip(inst, opts.criterion, run, master, &sol, PLATEAU_MIP_SHARE);
-            run.stats.stall_mips += 1;
-            stall_mip_lp = sol.objective;
-            stall_mip_time = (Instant::now(), started.elapsed().as_secs_f64());
+            (stall_mip_lp, stall_mip_time) = stall_mip(inst, opts, run, master, &sol);
             if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
                 eprintln!(
                     "stall mip again at lp {:.1}: ub {} t {:.2}",
@@ -712,6 +702,23 @@ const PLATEAU_MIP_SHARE: f64 = 0.1;
 /// 0.02% every few seconds after the first stall, and five MIPs of 3–12 s each took the proof
 /// from 159 s to 199 s (163 s with it).
 const RESTALL_LP_DROP: f64 = 2e-4;
+
+/// The primal step at a stall of the centroid descent: the LP's rounding and the restricted
+/// master MIP. Returns the LP's value, and when the step ended and its seconds.
+fn stall_mip(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &Master,
+    sol: &LpSolution,
+) -> (f64, (Instant, f64)) {
+    let started = Instant::now();
+    lp_rounding(inst, opts, run, master, sol);
+    primal_mip(inst, opts.criterion, run, master, sol, PLATEAU_MIP_SHARE);
+    run.stats.stall_mips += 1;
+    let seconds = started.elapsed().as_secs_f64();
+    (sol.objective, (Instant::now(), seconds))
+}
 
 /// Where a dive from the root's LP starts.
 #[derive(Clone, Copy, PartialEq, Eq)]
