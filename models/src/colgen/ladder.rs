@@ -118,12 +118,11 @@ impl Ladder {
         // A rung predicted not to end in the time left gives way to a lower one that would,
         // if that one still raises the bound (Census, k = 10: (0.95, 0.01) takes 103 s, and
         // (0.975, 0.01) did not end in the 180 s left after it).
-        let resumable = self
+        let resume = self
             .resume
-            .as_ref()
-            .filter(|r| r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts)
-            .map(|r| r.point);
-        let (theta, t) = match (resumable, self.cost, run.remaining()) {
+            .take()
+            .filter(|r| r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts);
+        let (theta, t) = match (resume.as_ref().map(|r| r.point), self.cost, run.remaining()) {
             // A search its budget stopped goes on where it was.
             (Some(point), _, _) => point,
             (None, Some(cost), Some(left)) => fitting_rung(next, cost, left)
@@ -143,15 +142,7 @@ impl Ladder {
             );
         }
         let started = std::time::Instant::now();
-        let settled = self
-            .resume
-            .take()
-            .filter(|r| {
-                r.point == (theta, t)
-                    && r.duals.pi == sol.duals.pi
-                    && r.duals.cuts == sol.duals.cuts
-            })
-            .map(|r| r.settled);
+        let settled = resume.map(|r| r.settled);
         let fresh = settled.is_none();
         let base = SearchOptions {
             settled: settled.as_deref(),
