@@ -134,8 +134,11 @@ pub struct EngineStats {
     pub columns: usize,
     /// Columns enumerated for the final proof (column generation).
     pub enumerated_columns: usize,
-    /// Subset-row cuts added to the master.
+    /// Odd-set cuts added to the master (subset-row cuts on triples included).
     pub cuts: usize,
+    /// Those of the odd-set cuts on more than three records (see `colgen::cuts`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub large_cuts: u64,
     /// Pricing rounds (master LP solves followed by a pricing pass).
     pub pricing_rounds: usize,
     /// Seconds spent in LP solves (column generation; CP: the root LP of its dual bound).

@@ -5,34 +5,59 @@
 
 use crate::Partition;
 
-/// Dual values priced into reduced costs: rc(C) = cost(C) − Σ_{i∈C} π_i + Σ_{t: |C∩t|≥2} μ_t.
+/// A rank-1 cut on an odd set `S` of records (sorted): in a partition the classes holding two
+/// or more of `S` hold them in disjoint parts, so Σ_C ⌊|C ∩ S| / 2⌋ x_C ≤ (|S| − 1) / 2, the
+/// {0, ½}-Chvátal–Gomory rounding of the cover rows of `S` (Edmonds' blossom inequality when
+/// classes are pairs). Triples are the subset-row cuts. Valid for every partition, whatever
+/// the k_i, and so in every branch-and-price node and proof MIP.
+pub type OddSet = Vec<u32>;
+
+/// The coefficient ⌊|C ∩ S| / 2⌋ of the class `members` (sorted) in the cut on `set`.
+pub fn cut_coefficient(set: &[u32], members: &[u32]) -> usize {
+    let hits = set
+        .iter()
+        .filter(|r| members.binary_search(r).is_ok())
+        .count();
+    hits / 2
+}
+
+/// The right-hand side (|S| − 1) / 2 of the cut on `set`.
+pub fn cut_rhs(set: &[u32]) -> usize {
+    (set.len() - 1) / 2
+}
+
+/// Dual values priced into reduced costs:
+/// rc(C) = cost(C) − Σ_{i∈C} π_i + Σ_S μ_S ⌊|C ∩ S| / 2⌋.
 #[derive(Clone, Debug, Default)]
 pub struct Duals {
     /// Dual of each record's cover row.
     pub pi: Vec<f64>,
-    /// Subset-row cuts on triples and their penalties μ_t = −σ_t ≥ 0.
-    pub cuts: Vec<([u32; 3], f64)>,
+    /// Odd-set cuts and their penalties μ_S = −σ_S ≥ 0.
+    pub cuts: Vec<(OddSet, f64)>,
 }
 
 impl Duals {
-    /// The dual objective z = Σπ − Σμ: with every reduced cost ≥ 0 a lower bound on every
-    /// partition's cost (with the most negative reduced cost r < 0, z + c_max·r is).
+    /// The dual objective z = Σπ − Σ_S μ_S (|S| − 1)/2: with every reduced cost ≥ 0 a lower
+    /// bound on every partition's cost (with the most negative reduced cost r < 0,
+    /// z + c_max·r is).
     pub fn value(&self) -> f64 {
-        self.pi.iter().sum::<f64>() - self.cuts.iter().map(|c| c.1).sum::<f64>()
+        self.pi.iter().sum::<f64>()
+            - self
+                .cuts
+                .iter()
+                .map(|(s, mu)| cut_rhs(s) as f64 * mu)
+                .sum::<f64>()
     }
 
-    /// Reduced cost of the class `members` costing `cost` under these duals (the reference
-    /// the pricing search is tested against).
+    /// Reduced cost of the class `members` (sorted) costing `cost` under these duals (the
+    /// reference the pricing search is tested against).
     pub fn reduced_cost(&self, members: &[u32], cost: i64) -> f64 {
         let mut rc = cost as f64;
         for &i in members {
             rc -= self.pi[i as usize];
         }
-        for (t, mu) in &self.cuts {
-            let hits = t.iter().filter(|r| members.contains(r)).count();
-            if hits >= 2 {
-                rc += mu;
-            }
+        for (s, mu) in &self.cuts {
+            rc += cut_coefficient(s, members) as f64 * mu;
         }
         rc
     }
@@ -44,13 +69,13 @@ impl Duals {
 pub struct RootLp {
     /// Cover duals and cut penalties.
     pub duals: Duals,
-    /// LP value z = Σπ − Σμ.
+    /// LP value z = Σπ − Σ_S μ_S (|S| − 1)/2.
     pub z: f64,
     /// Most negative reduced cost of the last pricing round (≥ −PRICE_EPS: converged).
     pub min_rc: f64,
     /// Columns in the master.
     pub columns: usize,
-    /// Subset-row cuts in the master.
+    /// Odd-set cuts in the master.
     pub cuts: usize,
     /// The best partition known after the LP: the warm starts' and the restricted master MIP's
     /// over the LP's columns of least reduced cost (an LP-rounding heuristic, no proof).

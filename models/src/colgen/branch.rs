@@ -27,6 +27,7 @@ use super::pricing::Pairs;
 use super::round::{age_pool, price_round, Round};
 use super::run::{ceil_bound, Run};
 use super::{dive, start};
+use crate::root_lp::OddSet;
 use crate::Instance;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -359,19 +360,28 @@ fn node_lp(
             age_pool(master, &sol, inst.n);
             continue;
         }
-        // Converged: subset-row cuts are valid for every partition, so a node may add the ones
+        // Converged: odd-set cuts are valid for every partition, so a node may add the ones
         // its LP violates (branch-cut-and-price), up to a cap on the master's cut rows; not
         // when the run separates none (`opts.cuts` off).
         let cap = NODE_CUT_FACTOR * inst.n;
         if opts.cuts && master.cuts.len() < cap && ceil_bound(sol.objective) < run.ub() {
-            let existing: HashSet<[u32; 3]> = master.cuts.iter().copied().collect();
+            let existing: HashSet<OddSet> = master.cuts.iter().cloned().collect();
             let limit = (inst.n / 10).max(5).min(cap - master.cuts.len());
-            let new = cuts::separate(&master.columns, &sol.x, &existing, 0.05, limit);
+            let new = cuts::separate(
+                &master.columns,
+                &sol.x,
+                &existing,
+                0.05,
+                limit,
+                opts.cut_set_max,
+                run.deadline,
+            );
             if !new.is_empty() {
                 for (t, _) in new {
                     master.add_cut(t);
                 }
                 run.stats.cuts = master.cuts.len();
+                run.stats.large_cuts = master.large_cuts();
                 continue;
             }
         }
@@ -379,7 +389,7 @@ fn node_lp(
     }
 }
 
-/// Largest number of subset-row cuts in the master during the tree, per record.
+/// Largest number of odd-set cuts in the master during the tree, per record.
 const NODE_CUT_FACTOR: usize = 8;
 
 /// Ryan–Foster: the pair of records whose together-value Σ_{C ∋ a, b} x_C is fractional and

@@ -308,7 +308,7 @@ fn rung_bound((theta, t): (f64, f64), value: f64) -> f64 {
 fn scaled(d: &Duals, theta: f64) -> Duals {
     Duals {
         pi: d.pi.iter().map(|p| theta * p).collect(),
-        cuts: d.cuts.iter().map(|(c, m)| (*c, theta * m)).collect(),
+        cuts: d.cuts.iter().map(|(c, m)| (c.clone(), theta * m)).collect(),
     }
 }
 
@@ -320,7 +320,7 @@ mod tests {
     fn scaling_scales_the_value_and_rungs_rise() {
         let d = Duals {
             pi: vec![3.0, 5.0],
-            cuts: vec![([0, 1, 2], 2.0)],
+            cuts: vec![(vec![0, 1, 2], 2.0)],
         };
         let s = scaled(&d, 0.5);
         assert!((s.value() - 0.5 * d.value()).abs() < 1e-12);

@@ -1,10 +1,10 @@
-//! The restricted master LP: one equality row per record, one `≤ 1` row per subset-row cut, one
+//! The restricted master LP: one equality row per record, one `≤ (|S| − 1)/2` row per odd-set cut, one
 //! column per generated class with x ≥ 0 and no upper bound (with x ≤ 1 HiGHS may return row
 //! duals that are not valid for pricing). Kept alive in HiGHS between rounds so every re-solve
 //! starts from the previous basis.
 
 use super::column::Column;
-use crate::root_lp::Duals;
+use crate::root_lp::{cut_coefficient, cut_rhs, Duals, OddSet};
 use highs::{Col, HighsModelStatus, Model, Row, RowProblem, Sense};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -17,8 +17,9 @@ pub struct Master {
     cols: Vec<Col>,
     /// Columns, in the order they were added.
     pub columns: Vec<Column>,
-    /// Subset-row cuts (triples of records), in the order they were added.
-    pub cuts: Vec<[u32; 3]>,
+    /// Odd-set cuts (sorted record sets; triples are subset-row cuts), in the order they
+    /// were added.
+    pub cuts: Vec<OddSet>,
     seen: HashSet<Vec<u32>>,
     /// Artificial singleton columns, one per record once added (not in `columns`).
     artificial: Vec<Col>,
@@ -76,13 +77,6 @@ impl SimplexChoice {
             _ => SimplexChoice::Auto,
         }
     }
-}
-
-/// Number of cut-row members of `col` (a column enters a cut row when it holds ≥ 2 of its 3).
-fn hits(col: &Column, t: &[u32; 3]) -> usize {
-    t.iter()
-        .filter(|r| col.members.binary_search(r).is_ok())
-        .count()
 }
 
 impl Master {
@@ -215,9 +209,10 @@ impl Master {
             .iter()
             .map(|&i| (self.cover[i as usize], 1.0))
             .collect();
-        for (t, tri) in self.cuts.iter().enumerate() {
-            if hits(&col, tri) >= 2 {
-                entries.push((self.cut_rows[t], 1.0));
+        for (t, set) in self.cuts.iter().enumerate() {
+            let a = cut_coefficient(set, &col.members);
+            if a > 0 {
+                entries.push((self.cut_rows[t], a as f64));
             }
         }
         let cost = col.cost as f64;
@@ -228,16 +223,21 @@ impl Master {
         true
     }
 
-    /// Adds the subset-row cut "at most one chosen class holds two records of `t`".
-    pub fn add_cut(&mut self, t: [u32; 3]) {
+    /// The odd-set cuts on more than three records (the others are subset-row cuts).
+    pub fn large_cuts(&self) -> u64 {
+        self.cuts.iter().filter(|s| s.len() > 3).count() as u64
+    }
+
+    /// Adds the odd-set cut on `t` (sorted): Σ_C ⌊|C ∩ t| / 2⌋ x_C ≤ (|t| − 1) / 2.
+    pub fn add_cut(&mut self, t: OddSet) {
         let entries: Vec<(Col, f64)> = self
             .columns
             .iter()
             .zip(&self.cols)
-            .filter(|(col, _)| hits(col, &t) >= 2)
-            .map(|(_, &c)| (c, 1.0))
+            .map(|(col, &c)| (c, cut_coefficient(&t, &col.members) as f64))
+            .filter(|&(_, a)| a > 0.0)
             .collect();
-        let row = self.model().add_row(..=1.0, entries);
+        let row = self.model().add_row(..=cut_rhs(&t) as f64, entries);
         self.primal_warm = false;
         self.cut_rows.push(row);
         self.cuts.push(t);
@@ -320,7 +320,7 @@ impl Master {
             .cuts
             .iter()
             .zip(&rows[n..])
-            .map(|(&t, &sigma)| (t, (-sigma).max(0.0)))
+            .map(|(t, &sigma)| (t.clone(), (-sigma).max(0.0)))
             .collect();
         let x_all = sol.columns();
         Ok(Some(LpSolution {
@@ -383,8 +383,8 @@ mod tests {
                 }
                 values.push(m.solve(None).unwrap().objective);
                 if b == 2 {
-                    m.add_cut([0, 1, 2]);
-                    m.add_cut([3, 4, 5]);
+                    m.add_cut(vec![0, 1, 2]);
+                    m.add_cut(vec![3, 4, 5]);
                     values.push(m.solve(None).unwrap().objective);
                 }
                 if b == 4 {
@@ -425,12 +425,50 @@ mod tests {
         }
         let lp = m.solve(None).unwrap();
         assert!((lp.objective - 1.5).abs() < 1e-9);
-        m.add_cut([0, 1, 2]);
+        m.add_cut(vec![0, 1, 2]);
         let lp = m.solve(None).unwrap();
         assert!(lp.objective > 1.5 + 1e-6);
         assert!(lp.duals.cuts[0].1 > 0.0, "the cut binds: positive penalty");
         let z: f64 = lp.duals.pi.iter().sum::<f64>() - lp.duals.cuts[0].1;
         assert!((z - lp.objective).abs() < 1e-6);
+        let model = m.model.take().unwrap();
+        let solved = model.solve();
+        let highs_rc = solved.get_solution().dual_columns().to_vec();
+        for (c, col) in m.columns.iter().enumerate() {
+            assert!((lp.duals.reduced_cost(&col.members, col.cost) - highs_rc[c]).abs() < 1e-6);
+        }
+    }
+
+    /// An odd-set cut on five records: a class holding four of them enters its row with
+    /// coefficient 2, the row's bound is 2, and the duals still reproduce HiGHS's reduced
+    /// costs and the LP value.
+    #[test]
+    fn a_five_record_cut_has_coefficients_and_bound_from_its_halves() {
+        let mut m = Master::new(5);
+        for (members, cost) in [
+            (vec![0, 1], 1),
+            (vec![1, 2], 1),
+            (vec![2, 3], 1),
+            (vec![3, 4], 1),
+            (vec![0, 4], 1),
+            (vec![0, 1, 2, 3], 3),
+            (vec![0], 10),
+            (vec![1], 10),
+            (vec![2], 10),
+            (vec![3], 10),
+            (vec![4], 10),
+        ] {
+            m.add_column(Column { members, cost });
+        }
+        let lp = m.solve(None).unwrap();
+        assert!((lp.objective - 2.5).abs() < 1e-9, "the five pairs at ½");
+        m.add_cut(vec![0, 1, 2, 3, 4]);
+        let lp = m.solve(None).unwrap();
+        // Pairs and the 4-class share the row's 2 units; the fifth record costs 10 or a
+        // second pair's half.
+        assert!(lp.objective > 2.5 + 1e-6);
+        assert!(lp.duals.cuts[0].1 > 0.0, "the cut binds");
+        assert!((lp.duals.value() - lp.objective).abs() < 1e-6);
         let model = m.model.take().unwrap();
         let solved = model.solve();
         let highs_rc = solved.get_solution().dual_columns().to_vec();

@@ -20,8 +20,11 @@ pub struct ColgenOptions {
     pub warm_start: Vec<Partition>,
     /// Largest number of columns the proof may enumerate before reporting a gap.
     pub column_budget: usize,
-    /// Separate subset-row cuts on triples.
+    /// Separate odd-set cuts (subset-row cuts on triples and larger odd sets).
     pub cuts: bool,
+    /// Largest odd set a cut may hold: 3 keeps the subset-row cuts on triples only. Default
+    /// 15, or `OPTIK_CUT_SET_MAX` (an ablation knob: docs/microaggregation.md).
+    pub cut_set_max: usize,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
     /// Called whenever the run's integer lower bound rises.
@@ -167,6 +170,7 @@ impl Default for ColgenOptions {
             warm_start: Vec::new(),
             column_budget: 2_000_000,
             cuts: true,
+            cut_set_max: env_number::<usize>("OPTIK_CUT_SET_MAX").map_or(15, |m| m.max(3)),
             on_solution: None,
             on_bound: None,
             improve: None,
@@ -196,6 +200,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("warm_start", &self.warm_start.len())
             .field("column_budget", &self.column_budget)
             .field("cuts", &self.cuts)
+            .field("cut_set_max", &self.cut_set_max)
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
             .field("dive", &self.dive)

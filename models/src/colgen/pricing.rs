@@ -789,8 +789,9 @@ impl Dfs {
         };
         let mut dcp = 0.0;
         for &t in &ctx.cuts_of[j] {
-            // the prefix holds exactly one other member of the triple: the class now pays μ_t
-            if self.cut_count[t as usize] == 1 {
+            // the prefix holds an odd number of the cut's set: ⌊hits/2⌋ rises, the class
+            // pays μ_S once more
+            if self.cut_count[t as usize] % 2 == 1 {
                 dcp += ctx.mu[t as usize];
             }
         }

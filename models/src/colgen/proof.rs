@@ -2,6 +2,7 @@
 //! gap 0, absolute gap below one cost unit: costs are integers, the default 1e-4 is not exact).
 
 use super::column::Column;
+use crate::root_lp::{cut_coefficient, cut_rhs, OddSet};
 use highs::{HighsModelStatus, RowProblem, Sense};
 use std::time::Instant;
 
@@ -18,14 +19,60 @@ pub struct MipOutcome {
     pub nodes: u64,
 }
 
-/// Solves min Σ cost·x over `columns`, every record covered once, subset-row `cuts` as valid
-/// inequalities, x binary. `start` (column indices forming a partition) seeds the incumbent.
+/// Solves min Σ cost·x over `columns`, every record covered once, the triples among the odd-set
+/// `cuts` as valid inequalities, x binary. `start` (column indices forming a partition) seeds
+/// the incumbent.
+///
+/// HiGHS first solves without presolve, for at most [`PRESOLVE_AFTER`] seconds; a MIP still
+/// open then is solved again with presolve, from the best selection found, for the time left.
+/// Presolve's probing costs seconds that the quick MIPs do not repay (4× the whole
+/// branch-and-bound on Adult, n = 1,000), but it shortens the long ones several times
+/// (Tarragona, k = 3, the proof MIP over 16,680 columns and the 132 triples: 50 s with it,
+/// over 600 s without). `OPTIK_MIP_PRESOLVE` = `on` | `off` forces one solve with that
+/// setting (an ablation knob).
 pub fn solve_set_partitioning(
     n: usize,
     columns: &[Column],
-    cuts: &[[u32; 3]],
+    cuts: &[OddSet],
     start: Option<&[usize]>,
     time_limit: Option<f64>,
+) -> MipOutcome {
+    if let Ok(v) = std::env::var("OPTIK_MIP_PRESOLVE") {
+        return solve_once(n, columns, cuts, start, time_limit, &v);
+    }
+    let t0 = Instant::now();
+    let first_limit = time_limit.map_or(PRESOLVE_AFTER, |tl| tl.min(PRESOLVE_AFTER));
+    let first = solve_once(n, columns, cuts, start, Some(first_limit), "off");
+    let left = time_limit.map(|tl| tl - t0.elapsed().as_secs_f64());
+    if first.proven || left.is_some_and(|l| l < 1.0) {
+        return first;
+    }
+    let seed = first.best.as_ref().map(|b| b.0.as_slice()).or(start);
+    let second = solve_once(n, columns, cuts, seed, left, "on");
+    let best = match (first.best, second.best) {
+        (Some(a), Some(b)) => Some(if b.1 <= a.1 { b } else { a }),
+        (a, b) => b.or(a),
+    };
+    MipOutcome {
+        proven: second.proven,
+        best,
+        seconds: t0.elapsed().as_secs_f64(),
+        nodes: first.nodes + second.nodes,
+    }
+}
+
+/// Seconds the proof MIP runs without presolve before it starts again with it (see
+/// [`solve_set_partitioning`]).
+pub const PRESOLVE_AFTER: f64 = 20.0;
+
+/// One HiGHS solve of the set-partitioning MIP with `presolve` = `on` | `off`.
+fn solve_once(
+    n: usize,
+    columns: &[Column],
+    cuts: &[OddSet],
+    start: Option<&[usize]>,
+    time_limit: Option<f64>,
+    presolve: &str,
 ) -> MipOutcome {
     let t0 = Instant::now();
     let mut pb = RowProblem::default();
@@ -42,32 +89,25 @@ pub fn solve_set_partitioning(
     for row in rows {
         pb.add_row(1.0..=1.0, row);
     }
-    for t in cuts {
+    // Only the triples: the larger odd sets' rows are dense and slowed HiGHS down (Tarragona,
+    // k = 3, 16,680 columns, with presolve: 292 s with the 655 cuts, 75 s with none, 50 s
+    // with the 132 triples; docs/microaggregation.md, "Odd-set cuts").
+    for t in cuts.iter().filter(|t| t.len() == 3) {
         let row: Vec<(highs::Col, f64)> = columns
             .iter()
             .enumerate()
-            .filter(|(_, col)| {
-                t.iter()
-                    .filter(|r| col.members.binary_search(r).is_ok())
-                    .count()
-                    >= 2
-            })
-            .map(|(c, _)| (vars[c], 1.0))
+            .map(|(c, col)| (vars[c], cut_coefficient(t, &col.members) as f64))
+            .filter(|&(_, a)| a > 0.0)
             .collect();
         if row.len() > 1 {
-            pb.add_row(..=1.0, row);
+            pb.add_row(..=cut_rhs(t) as f64, row);
         }
     }
     let mut model = pb.optimise(Sense::Minimise);
     model.make_quiet();
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.5);
-    // Measured: HiGHS presolve (probing on tens of thousands of binaries) cost 4x the whole
-    // branch-and-bound on Adult n = 1,000; the set-partitioning LP needs no presolve.
-    model.set_option("presolve", "off");
-    if let Ok(v) = std::env::var("OPTIK_MIP_PRESOLVE") {
-        model.set_option("presolve", v.as_str());
-    }
+    model.set_option("presolve", presolve);
     if std::env::var_os("OPTIK_MIP_LOG").is_some() {
         model.set_option("output_flag", true);
         model.set_option("log_to_console", true);

@@ -62,7 +62,7 @@ impl Smoothing {
                     .iter()
                     .find(|(u, _)| u == t)
                     .map_or(0.0, |x| x.1);
-                (*t, a * c + (1.0 - a) * mu)
+                (t.clone(), a * c + (1.0 - a) * mu)
             })
             .collect();
         (Duals { pi, cuts }, a)

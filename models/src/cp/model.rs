@@ -17,7 +17,7 @@ use optik_propagators::split::SplitConstructor;
 use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
-use crate::root_lp::RootLp;
+use crate::root_lp::{cut_rhs, RootLp};
 use crate::{ClassConstraints, Criterion, Instance};
 
 /// The variables of a built model.
@@ -310,6 +310,11 @@ pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Po
 /// Round-off allowance of the dual bound: LP accuracy on z, the pricing tolerance once per class
 /// (a class split into unsplittable parts counts each part: at most n), negative cut penalties.
 fn dual_tolerance(lp: &RootLp, n: usize) -> f64 {
-    let negative_mu: f64 = lp.duals.cuts.iter().map(|c| (-c.1).max(0.0)).sum();
+    let negative_mu: f64 = lp
+        .duals
+        .cuts
+        .iter()
+        .map(|(s, mu)| cut_rhs(s) as f64 * (-mu).max(0.0))
+        .sum();
     1e-6 * lp.z.abs().max(1.0) + n as f64 * ((-lp.min_rc).max(0.0) + 1e-6) + negative_mu
 }

@@ -220,18 +220,21 @@ fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
         .collect();
     let mut cuts = Vec::new();
     if with_cuts {
+        // Odd sets of 3 records, and of 5 where there are enough (a class pays μ_S each time
+        // its count in S becomes even: twice for four or five of them).
         for _ in 0..rng.gen_range(0..6) {
-            let mut t = [0u32; 3];
-            loop {
-                for x in &mut t {
-                    *x = rng.gen_range(0..inst.n as u32);
-                }
-                t.sort_unstable();
-                if t[0] < t[1] && t[1] < t[2] {
-                    break;
+            let size = if inst.n >= 5 && rng.gen_bool(0.5) { 5 } else { 3 };
+            let mut t: Vec<u32> = Vec::new();
+            while t.len() < size.min(inst.n) {
+                let r = rng.gen_range(0..inst.n as u32);
+                if !t.contains(&r) {
+                    t.push(r);
                 }
             }
-            cuts.push((t, rng.gen_range(0.0..1.0) * scale));
+            t.sort_unstable();
+            if t.len() % 2 == 1 {
+                cuts.push((t, rng.gen_range(0.0..1.0) * scale));
+            }
         }
     }
     Duals { pi, cuts }
@@ -653,4 +656,56 @@ fn stall_step_run(seed: u64, ks: &[u32]) -> optik_models::EngineStats {
         "seed {seed}"
     );
     r.stats
+}
+
+/// Odd-set cuts on more than three records (`colgen::cuts`) lose no optimum: on small sse
+/// instances, under each proof, the run matches brute force (optimum, valid partition) and no
+/// bound it reports exceeds the optimum; and some runs do add such cuts, so the check reaches
+/// them (with `cut_set_max` = 3 none does).
+#[test]
+fn odd_set_cuts_on_more_than_three_records_lose_no_optimum() {
+    let mut runs_with_large_cuts = 0;
+    for seed in 0..40u64 {
+        let ks: &[u32] = [&[2][..], &[3], &[2, 3]][seed as usize % 3];
+        let inst = random_sse_instance(10, ks, seed);
+        let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
+        for proof in PROOFS {
+            for cut_set_max in [3, 15] {
+                let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+                let sink = seen.clone();
+                let r = solve_colgen(
+                    &inst,
+                    ColgenOptions {
+                        criterion: Criterion::Sse,
+                        proof,
+                        cut_set_max,
+                        on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
+                        ..ColgenOptions::default()
+                    },
+                )
+                .unwrap();
+                let what = format!("seed {seed} {proof:?} sets ≤ {cut_set_max}");
+                assert_eq!(r.status, Status::Optimal, "{what}: {:?}", r.note);
+                assert_eq!(r.objective, Some(opt), "{what}");
+                assert!(seen.borrow().iter().all(|&b| b <= opt), "{what}");
+                assert!(r.lower_bound.expect("a bound") <= opt, "{what}");
+                assert!(
+                    r.stats.lp_bound_cuts.unwrap_or(0.0) <= opt as f64 + 1e-6,
+                    "{what}"
+                );
+                let p = r.partition.expect("a partition");
+                assert!(p.violations(&inst.k).is_empty(), "{what}");
+                assert_eq!(evaluate(&p, |a, b| inst.d(a, b)).get(Criterion::Sse), opt);
+                if cut_set_max == 3 {
+                    assert_eq!(r.stats.large_cuts, 0, "{what}");
+                } else if r.stats.large_cuts > 0 {
+                    runs_with_large_cuts += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        runs_with_large_cuts > 0,
+        "no run added a cut on more than three records"
+    );
 }

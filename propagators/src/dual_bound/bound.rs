@@ -40,9 +40,9 @@ pub struct DualData {
     pub k: Arc<[u32]>,
     /// Cover duals π_i.
     pub pi: Arc<[f64]>,
-    /// Subset-row cuts (triple, penalty μ_t ≥ 0).
-    pub cuts: Arc<[([u32; 3], f64)]>,
-    /// The LP value z = Σπ − Σμ.
+    /// Odd-set cuts (sorted set S, penalty μ_S ≥ 0): a class C pays μ_S ⌊|C∩S|/2⌋.
+    pub cuts: Arc<[(Vec<u32>, f64)]>,
+    /// The LP value z = Σπ − Σ_S μ_S (|S| − 1)/2.
     pub z: f64,
     /// Tolerance subtracted before rounding the bound up (LP round-off and pricing ε).
     pub tolerance: f64,
@@ -92,20 +92,20 @@ impl DualData {
         ClassCtx::new(self, members, cands).rc(None, f64::NEG_INFINITY)
     }
 
-    /// Σ μ_t over the cuts with at least two members in `members`.
+    /// Σ_S μ_S ⌊|S ∩ members| / 2⌋.
     fn cut_penalty(&self, members: &[usize]) -> f64 {
         if members.len() < 2 || self.cuts.is_empty() {
             return 0.0;
         }
         self.cuts
             .iter()
-            .filter(|(t, _)| {
-                t.iter()
+            .map(|(t, mu)| {
+                let hits = t
+                    .iter()
                     .filter(|&&r| members.contains(&(r as usize)))
-                    .count()
-                    >= 2
+                    .count();
+                (hits / 2) as f64 * mu
             })
-            .map(|c| c.1)
             .sum()
     }
 }
@@ -225,7 +225,8 @@ impl<'a> ClassCtx<'a> {
         v + penalty
     }
 
-    /// Penalties of the cuts holding `r` and exactly one member of the assigned part.
+    /// Penalties of the cuts holding `r` and an odd number of members of the assigned part
+    /// (adding `r` raises their ⌊|C∩S|/2⌋ by one).
     fn extra_penalty(&self, r: usize) -> f64 {
         self.data
             .cuts
@@ -235,6 +236,7 @@ impl<'a> ClassCtx<'a> {
                     && t.iter()
                         .filter(|&&x| self.members.contains(&(x as usize)))
                         .count()
+                        % 2
                         == 1
             })
             .map(|c| c.1)
@@ -433,7 +435,11 @@ mod tests {
             dist: DistMatrix::new(&rows),
             k: (0..n).map(|_| 2 + (next() % 3) as u32).collect(),
             pi: (0..n).map(|_| (next() % 400) as f64 - 50.0).collect(),
-            cuts: Arc::from(vec![([0, 1, 2], 7.5), ([1, 3, 4], 2.0)]),
+            cuts: Arc::from(vec![
+                (vec![0, 1, 2], 7.5),
+                (vec![1, 3, 4], 2.0),
+                (vec![0, 2, 3, 4, 5], 3.0),
+            ]),
             z: 0.0,
             tolerance: 1e-6,
             cmax: 4,

@@ -45,9 +45,9 @@ pub struct DualBoundConstructor {
     pub k: Vec<u32>,
     /// Cover duals π_i of a converged set-partitioning LP.
     pub pi: Vec<f64>,
-    /// Its subset-row cuts and their penalties μ_t ≥ 0.
-    pub cuts: Vec<([u32; 3], f64)>,
-    /// Its value z = Σπ − Σμ.
+    /// Its odd-set cuts (sorted sets S) and their penalties μ_S ≥ 0.
+    pub cuts: Vec<(Vec<u32>, f64)>,
+    /// Its value z = Σπ − Σ_S μ_S (|S| − 1)/2.
     pub z: f64,
     /// Round-off tolerance (LP accuracy plus c_max times the pricing ε).
     pub tolerance: f64,
