@@ -223,7 +223,11 @@ fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
         // Odd sets of 3 records, and of 5 where there are enough (a class pays μ_S each time
         // its count in S becomes even: twice for four or five of them).
         for _ in 0..rng.gen_range(0..6) {
-            let size = if inst.n >= 5 && rng.gen_bool(0.5) { 5 } else { 3 };
+            let size = if inst.n >= 5 && rng.gen_bool(0.5) {
+                5
+            } else {
+                3
+            };
             let mut t: Vec<u32> = Vec::new();
             while t.len() < size.min(inst.n) {
                 let r = rng.gen_range(0..inst.n as u32);
