@@ -373,8 +373,11 @@ fn node_lp(
                 &existing,
                 0.05,
                 limit,
-                opts.cut_set_max,
-                run.deadline,
+                &cuts::Growth::after_triples(
+                    opts.cut_set_max,
+                    cuts::growth_budget(opts.time_limit),
+                    run.deadline,
+                ),
             );
             if !new.is_empty() {
                 for (t, _) in new {

@@ -9,19 +9,44 @@
 use super::column::Column;
 use crate::root_lp::{cut_rhs, OddSet};
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Violated odd sets of at most `max_set` records (3 = triples only) in the LP solution `x` over
-/// `columns`, most violated first (ties by set), at most `limit`, excluding the sets in
-/// `existing`. The growth of larger sets stops at `deadline`. Only fractional columns count: a record in a column at 1 lies in no other.
+/// How a separation grows larger odd sets from the triples.
+#[derive(Clone, Copy, Debug)]
+pub struct Growth {
+    /// Largest set (3 = triples only).
+    pub max_set: usize,
+    /// Pair evaluations the growth may make ([`growth_budget`]).
+    pub budget: u64,
+    /// When the growth stops (the run's deadline).
+    pub deadline: Option<Instant>,
+    /// Grow only when no triple is violated (else grow beside the violated triples).
+    pub after_triples: bool,
+}
+
+impl Growth {
+    /// Larger sets only when no triple is violated.
+    pub fn after_triples(max_set: usize, budget: u64, deadline: Option<Instant>) -> Self {
+        Growth {
+            max_set,
+            budget,
+            deadline,
+            after_triples: true,
+        }
+    }
+}
+
+/// Violated odd sets in the LP solution `x` over `columns`, most violated first (ties by set),
+/// at most `limit`, excluding the sets in `existing`: the violated triples and, per `growth`,
+/// the larger sets grown from them. Only fractional columns count: a record in a column at 1
+/// lies in no other.
 pub fn separate(
     columns: &[Column],
     x: &[f64],
     existing: &HashSet<OddSet>,
     min_violation: f64,
     limit: usize,
-    max_set: usize,
-    deadline: Option<Instant>,
+    growth: &Growth,
 ) -> Vec<(OddSet, f64)> {
     let support = Support::new(columns, x);
     let mut seeds: Vec<(f64, OddSet)> = support
@@ -32,14 +57,23 @@ pub fn separate(
     // The most violated triples first: they are the cuts, and the growth's budget goes to
     // the most promising seeds.
     seeds.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    let mut found: HashMap<OddSet, f64> = HashMap::new();
-    let mut budget = GROWTH_BUDGET;
-    for (v, t) in &seeds {
-        if *v > min_violation && !existing.contains(t) {
-            found.insert(t.clone(), *v);
-        }
-        if max_set > 3 && budget > 0 && deadline.is_none_or(|d| Instant::now() < d) {
-            if let Some((s, v)) = support.grow(t, max_set, &mut budget) {
+    let mut found: HashMap<OddSet, f64> = seeds
+        .iter()
+        .filter(|(v, t)| *v > min_violation && !existing.contains(t))
+        .map(|(v, t)| (t.clone(), *v))
+        .collect();
+    // Larger sets once no triple is violated (`after_triples`): their growth costs seconds a
+    // round and their rows are denser, and while triples still cut, the larger sets bought
+    // nothing at k = 5 in 60-second runs on 1,000 records (dbil gap 1.65% → 3.07% on Census
+    // with them grown every round; docs/exact.md, "Odd-set cuts at k = 5"). On Tarragona,
+    // k = 3, the triples run dry at 1,565.7 SSE and the larger sets take over.
+    if (found.is_empty() || !growth.after_triples) && growth.max_set > 3 {
+        let mut budget = growth.budget;
+        for (_, t) in &seeds {
+            if budget == 0 || growth.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            if let Some((s, v)) = support.grow(t, growth.max_set, &mut budget) {
                 if v > min_violation && !existing.contains(&s) {
                     found.insert(s, v);
                 }
@@ -51,6 +85,20 @@ pub fn separate(
     out.truncate(limit);
     out
 }
+
+/// Pairs of records one separation's growth may evaluate under a time limit: about 1% of the
+/// limit at the growth's pace (`GROWTH_PAIRS_PER_SECOND`), at most [`GROWTH_BUDGET`]. On the
+/// 442 diabetes records at k = 5 (dbil, 60 s) a growth of the whole budget took 2.4 s and
+/// raised the LP by 0.04%, while the gap there is the incumbent's (docs/exact.md, "Odd-set cuts
+/// at k = 5"). A count, not a clock, so that runs stay deterministic.
+pub fn growth_budget(time_limit: Option<Duration>) -> u64 {
+    time_limit.map_or(GROWTH_BUDGET, |l| {
+        ((GROWTH_PAIRS_PER_SECOND * 0.01 * l.as_secs_f64()) as u64).min(GROWTH_BUDGET)
+    })
+}
+
+/// Pair evaluations per second of the growth, measured on the diabetes table above.
+const GROWTH_PAIRS_PER_SECOND: f64 = 2e6;
 
 /// Pairs of records the growth may evaluate in one separation: bounds its time where classes
 /// are large (k = 10: a hundred candidate records around a set); on Tarragona, k = 3, every
@@ -219,13 +267,28 @@ mod tests {
     #[test]
     fn finds_the_violated_triple_of_a_half_triangle() {
         let columns = [col(&[0, 1]), col(&[1, 2]), col(&[0, 2])];
-        let out = separate(&columns, &[0.5; 3], &HashSet::new(), 0.01, 10, 3, None);
+        let out = separate(
+            &columns,
+            &[0.5; 3],
+            &HashSet::new(),
+            0.01,
+            10,
+            &Growth::after_triples(3, GROWTH_BUDGET, None),
+        );
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![0, 1, 2]);
         assert!((out[0].1 - 0.5).abs() < 1e-9);
         // Already in the master: nothing new.
         let existing: HashSet<OddSet> = [vec![0, 1, 2]].into_iter().collect();
-        assert!(separate(&columns, &[0.5; 3], &existing, 0.01, 10, 3, None).is_empty());
+        assert!(separate(
+            &columns,
+            &[0.5; 3],
+            &existing,
+            0.01,
+            10,
+            &Growth::after_triples(3, GROWTH_BUDGET, None)
+        )
+        .is_empty());
     }
 
     /// A five-cycle of pairs at ½ violates no triple (two of its pairs at most hold two
@@ -241,11 +304,111 @@ mod tests {
             col(&[0, 4]),
         ];
         let x = [0.5; 5];
-        assert!(separate(&columns, &x, &HashSet::new(), 0.01, 10, 3, None).is_empty());
-        let out = separate(&columns, &x, &HashSet::new(), 0.01, 10, 5, None);
+        assert!(separate(
+            &columns,
+            &x,
+            &HashSet::new(),
+            0.01,
+            10,
+            &Growth::after_triples(3, GROWTH_BUDGET, None)
+        )
+        .is_empty());
+        let out = separate(
+            &columns,
+            &x,
+            &HashSet::new(),
+            0.01,
+            10,
+            &Growth::after_triples(5, GROWTH_BUDGET, None),
+        );
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![0, 1, 2, 3, 4]);
         assert!((out[0].1 - 0.5).abs() < 1e-9);
+    }
+
+    /// The growth's budget follows the time limit (1% of it at the growth's pace), up to the
+    /// fixed budget; without budget only triples come back.
+    #[test]
+    fn the_growth_budget_follows_the_time_limit() {
+        use std::time::Duration;
+        assert_eq!(growth_budget(None), GROWTH_BUDGET);
+        assert_eq!(growth_budget(Some(Duration::from_secs(600))), GROWTH_BUDGET);
+        assert_eq!(growth_budget(Some(Duration::from_secs(60))), 1_200_000);
+        let columns = [
+            col(&[0, 1]),
+            col(&[1, 2]),
+            col(&[2, 3]),
+            col(&[3, 4]),
+            col(&[0, 4]),
+        ];
+        let x = [0.5; 5];
+        let none = HashSet::new();
+        assert!(separate(
+            &columns,
+            &x,
+            &none,
+            0.01,
+            10,
+            &Growth::after_triples(5, 0, None)
+        )
+        .is_empty());
+        assert_eq!(
+            separate(
+                &columns,
+                &x,
+                &none,
+                0.01,
+                10,
+                &Growth::after_triples(5, 1_000, None)
+            )
+            .len(),
+            1
+        );
+    }
+
+    /// While a triple is violated, no larger set is grown: the five-cycle beside a violated
+    /// triangle shows only once the triangle is cut, or when the growth runs beside triples.
+    #[test]
+    fn grows_larger_sets_only_once_no_triple_is_violated() {
+        let columns = [
+            col(&[0, 1]),
+            col(&[1, 2]),
+            col(&[0, 2]),
+            col(&[3, 4]),
+            col(&[4, 5]),
+            col(&[5, 6]),
+            col(&[6, 7]),
+            col(&[3, 7]),
+        ];
+        let x = [0.5; 8];
+        let out = separate(
+            &columns,
+            &x,
+            &HashSet::new(),
+            0.01,
+            10,
+            &Growth::after_triples(5, GROWTH_BUDGET, None),
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, vec![0, 1, 2]);
+        let existing: HashSet<OddSet> = [vec![0, 1, 2]].into_iter().collect();
+        let out = separate(
+            &columns,
+            &x,
+            &existing,
+            0.01,
+            10,
+            &Growth::after_triples(5, GROWTH_BUDGET, None),
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, vec![3, 4, 5, 6, 7]);
+        let beside = Growth {
+            after_triples: false,
+            ..Growth::after_triples(5, GROWTH_BUDGET, None)
+        };
+        let out = separate(&columns, &x, &HashSet::new(), 0.01, 10, &beside);
+        let sets: Vec<&OddSet> = out.iter().map(|(s, _)| s).collect();
+        assert_eq!(sets, [&vec![0, 1, 2], &vec![3, 4, 5, 6, 7]]);
     }
 
     /// Every set returned is odd, within the size limit, and violated by the amount reported,
@@ -264,7 +427,14 @@ mod tests {
         ];
         let x = [0.5, 0.5, 0.5, 0.5, 0.25, 0.5, 0.25, 1.0];
         for max_set in [3, 5, 7, 9] {
-            for (s, v) in separate(&columns, &x, &HashSet::new(), 1e-6, 100, max_set, None) {
+            for (s, v) in separate(
+                &columns,
+                &x,
+                &HashSet::new(),
+                1e-6,
+                100,
+                &Growth::after_triples(max_set, GROWTH_BUDGET, None),
+            ) {
                 assert!(s.len() % 2 == 1 && s.len() <= max_set, "{s:?}");
                 assert!(s.windows(2).all(|w| w[0] < w[1]));
                 let lhs: f64 = columns
