@@ -263,32 +263,36 @@ mod tests {
         Column { members, cost: 1 }
     }
 
+    /// `separate` with every column at ½, violations above 0.01, at most 10 sets, the full
+    /// growth budget, larger sets after the triples.
+    fn at_half(
+        columns: &[Column],
+        existing: &HashSet<OddSet>,
+        max_set: usize,
+    ) -> Vec<(OddSet, f64)> {
+        let x = vec![0.5; columns.len()];
+        let growth = Growth::after_triples(max_set, GROWTH_BUDGET, None);
+        separate(columns, &x, existing, 0.01, 10, &growth)
+    }
+
+    /// The pairs of consecutive records of `ring`, closing it.
+    fn cycle(ring: &[u32]) -> Vec<Column> {
+        (0..ring.len())
+            .map(|i| col(&[ring[i], ring[(i + 1) % ring.len()]]))
+            .collect()
+    }
+
     /// Three pairs of a triangle at ½: the subset-row cut on the triple is violated by ½.
     #[test]
     fn finds_the_violated_triple_of_a_half_triangle() {
         let columns = [col(&[0, 1]), col(&[1, 2]), col(&[0, 2])];
-        let out = separate(
-            &columns,
-            &[0.5; 3],
-            &HashSet::new(),
-            0.01,
-            10,
-            &Growth::after_triples(3, GROWTH_BUDGET, None),
-        );
+        let out = at_half(&columns, &HashSet::new(), 3);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![0, 1, 2]);
         assert!((out[0].1 - 0.5).abs() < 1e-9);
         // Already in the master: nothing new.
         let existing: HashSet<OddSet> = [vec![0, 1, 2]].into_iter().collect();
-        assert!(separate(
-            &columns,
-            &[0.5; 3],
-            &existing,
-            0.01,
-            10,
-            &Growth::after_triples(3, GROWTH_BUDGET, None)
-        )
-        .is_empty());
+        assert!(at_half(&columns, &existing, 3).is_empty());
     }
 
     /// A five-cycle of pairs at ½ violates no triple (two of its pairs at most hold two
@@ -296,31 +300,9 @@ mod tests {
     /// bound of 2: the growth finds the five-set, and only when sets of five are allowed.
     #[test]
     fn grows_a_violated_five_set_that_no_triple_shows() {
-        let columns = [
-            col(&[0, 1]),
-            col(&[1, 2]),
-            col(&[2, 3]),
-            col(&[3, 4]),
-            col(&[0, 4]),
-        ];
-        let x = [0.5; 5];
-        assert!(separate(
-            &columns,
-            &x,
-            &HashSet::new(),
-            0.01,
-            10,
-            &Growth::after_triples(3, GROWTH_BUDGET, None)
-        )
-        .is_empty());
-        let out = separate(
-            &columns,
-            &x,
-            &HashSet::new(),
-            0.01,
-            10,
-            &Growth::after_triples(5, GROWTH_BUDGET, None),
-        );
+        let columns = cycle(&[0, 1, 2, 3, 4]);
+        assert!(at_half(&columns, &HashSet::new(), 3).is_empty());
+        let out = at_half(&columns, &HashSet::new(), 5);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![0, 1, 2, 3, 4]);
         assert!((out[0].1 - 0.5).abs() < 1e-9);
@@ -334,13 +316,7 @@ mod tests {
         assert_eq!(growth_budget(None), GROWTH_BUDGET);
         assert_eq!(growth_budget(Some(Duration::from_secs(600))), GROWTH_BUDGET);
         assert_eq!(growth_budget(Some(Duration::from_secs(60))), 1_200_000);
-        let columns = [
-            col(&[0, 1]),
-            col(&[1, 2]),
-            col(&[2, 3]),
-            col(&[3, 4]),
-            col(&[0, 4]),
-        ];
+        let columns = cycle(&[0, 1, 2, 3, 4]);
         let x = [0.5; 5];
         let none = HashSet::new();
         assert!(separate(
@@ -370,36 +346,13 @@ mod tests {
     /// triangle shows only once the triangle is cut, or when the growth runs beside triples.
     #[test]
     fn grows_larger_sets_only_once_no_triple_is_violated() {
-        let columns = [
-            col(&[0, 1]),
-            col(&[1, 2]),
-            col(&[0, 2]),
-            col(&[3, 4]),
-            col(&[4, 5]),
-            col(&[5, 6]),
-            col(&[6, 7]),
-            col(&[3, 7]),
-        ];
+        let columns = [cycle(&[0, 1, 2]), cycle(&[3, 4, 5, 6, 7])].concat();
         let x = [0.5; 8];
-        let out = separate(
-            &columns,
-            &x,
-            &HashSet::new(),
-            0.01,
-            10,
-            &Growth::after_triples(5, GROWTH_BUDGET, None),
-        );
+        let out = at_half(&columns, &HashSet::new(), 5);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![0, 1, 2]);
         let existing: HashSet<OddSet> = [vec![0, 1, 2]].into_iter().collect();
-        let out = separate(
-            &columns,
-            &x,
-            &existing,
-            0.01,
-            10,
-            &Growth::after_triples(5, GROWTH_BUDGET, None),
-        );
+        let out = at_half(&columns, &existing, 5);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, vec![3, 4, 5, 6, 7]);
         let beside = Growth {
