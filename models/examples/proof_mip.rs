@@ -3,7 +3,7 @@
 //! `OPTIK_MIP_PRESOLVE=on|off` forces one solve with that presolve (docs/microaggregation.md,
 //! "Odd-set cuts").
 use optik_models::colgen::column::Column;
-use optik_models::colgen::proof::solve_set_partitioning;
+use optik_models::colgen::proof::{solve_set_partitioning, MipLimits};
 fn main() {
     let path = std::env::args().nth(1).unwrap();
     let tl: f64 = std::env::args()
@@ -43,13 +43,18 @@ fn main() {
         .map(|a| a.iter().map(|x| x.as_u64().unwrap() as usize).collect());
     let no_cuts = std::env::var_os("NO_CUTS").is_some();
     let cuts = if no_cuts { vec![] } else { cuts };
-    let out = solve_set_partitioning(n, &columns, &cuts, start.as_deref(), Some(tl));
+    let limits = MipLimits {
+        seconds: Some(tl),
+        nodes: None,
+    };
+    let out = solve_set_partitioning(n, &columns, &cuts, start.as_deref(), limits);
     println!(
-        "columns {} cuts {} proven {} best {:?} {:.2} s nodes {}",
+        "columns {} cuts {} proven {} best {:?} bound {:.1} {:.2} s nodes {}",
         columns.len(),
         cuts.len(),
         out.proven,
         out.best.map(|b| b.1),
+        out.bound,
         out.seconds,
         out.nodes
     );

@@ -83,6 +83,9 @@ pub struct ColgenOptions {
     /// MIP's seconds have passed since it ended (default 10: these MIPs take at most about a
     /// tenth of the run; tests on tiny instances set 0).
     pub restall_spacing: f64,
+    /// HiGHS's node limit for the proof's MIPs (default none). Tests stop them early with it,
+    /// to check the bound a stopped proof MIP leaves.
+    pub proof_mip_nodes: Option<u64>,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -188,6 +191,7 @@ impl Default for ColgenOptions {
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
             stall_step_min_records: 500,
             restall_spacing: 10.0,
+            proof_mip_nodes: None,
         }
     }
 }
@@ -212,6 +216,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("bound_ladder", &self.bound_ladder)
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
+            .field("proof_mip_nodes", &self.proof_mip_nodes)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

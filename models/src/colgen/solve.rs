@@ -8,6 +8,7 @@ use super::ladder::Ladder;
 use super::master::{LpSolution, Master};
 use super::options::{env_number, ColgenOptions, Proof};
 use super::pricing::{search, Found, Mode, Pairs, SearchOptions};
+use super::proof::MipLimits;
 use super::round::{age_pool, fast_round, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
@@ -634,9 +635,15 @@ fn settle(
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         run.stats.enumerated_columns = cols.len();
         let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
-        let remaining = run.remaining();
-        let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, remaining);
+        let limits = MipLimits {
+            seconds: run.remaining(),
+            nodes: opts.proof_mip_nodes,
+        };
+        let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
         if !out.proven {
+            // A partition better than the MIP's bound uses a column outside the set, whose
+            // reduced cost is at least `complete_to`.
+            run.raise_lower(out.bound.min(z + complete_to - slack));
             return run.finish(
                 inst,
                 Status::Feasible,
@@ -1041,7 +1048,11 @@ fn primal_mip(
         .map(|&(_, i)| master.columns[i].clone())
         .collect();
     let limit = run.remaining().map_or(30.0, |r| r * share).min(30.0);
-    mip_round(inst, criterion, run, columns, &master.cuts, Some(limit));
+    let limits = MipLimits {
+        seconds: Some(limit),
+        nodes: None,
+    };
+    mip_round(inst, criterion, run, columns, &master.cuts, limits);
 }
 
 /// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
@@ -1052,7 +1063,7 @@ fn mip_round(
     run: &mut Run,
     mut columns: Vec<Column>,
     cuts: &[OddSet],
-    time_limit: Option<f64>,
+    limits: MipLimits,
 ) -> proof::MipOutcome {
     let n = inst.n;
     let mut start_sel = Vec::new();
@@ -1078,7 +1089,9 @@ fn mip_round(
     let start = (!start_sel.is_empty()).then_some(start_sel.as_slice());
     // HiGHS checks its limit between cut-separation passes, which take seconds on large pools
     // (measured: 46.6 s for a 41 s limit under load): it gets the time left less a margin.
-    let time_limit = time_limit.map(|left| (left - (MIP_MARGIN * left).max(1.0)).max(0.05));
+    let time_limit = limits
+        .seconds
+        .map(|left| (left - (MIP_MARGIN * left).max(1.0)).max(0.05));
     // `OPTIK_MIP_DUMP=PATH` writes every MIP over 10,000 columns or more (the proof's) to PATH
     // for `models/examples/proof_mip` (the last one wins).
     if let (Ok(path), true) = (std::env::var("OPTIK_MIP_DUMP"), columns.len() >= 10_000) {
@@ -1088,14 +1101,19 @@ fn mip_round(
             eprintln!("OPTIK_MIP_DUMP: cannot write {path}: {e}");
         }
     }
-    let out = proof::solve_set_partitioning(n, &columns, cuts, start, time_limit);
+    let limits = MipLimits {
+        seconds: time_limit,
+        ..limits
+    };
+    let out = proof::solve_set_partitioning(n, &columns, cuts, start, limits);
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "mip over {} columns (limit {:?} s): proven {}, best {:?}, {:.2} s, {} nodes",
+            "mip over {} columns (limit {:?} s): proven {}, best {:?}, bound {:.1}, {:.2} s, {} nodes",
             columns.len(),
             time_limit,
             out.proven,
             out.best.as_ref().map(|b| b.1),
+            out.bound,
             out.seconds,
             out.nodes
         );
