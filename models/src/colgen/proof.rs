@@ -125,7 +125,9 @@ fn solve_once(
     // Only the triples: the larger odd sets' rows are dense and slowed HiGHS down (Tarragona,
     // k = 3, 16,680 columns, with presolve: 292 s with the 655 cuts, 75 s with none, 50 s
     // with the 132 triples; docs/microaggregation.md, "Odd-set cuts").
-    for t in cuts.iter().filter(|t| t.len() == 3) {
+    // `OPTIK_MIP_CUTS=all` passes every odd set (an ablation knob).
+    let all = std::env::var("OPTIK_MIP_CUTS").is_ok_and(|v| v == "all");
+    for t in cuts.iter().filter(|t| all || t.len() == 3) {
         let row: Vec<(highs::Col, f64)> = columns
             .iter()
             .enumerate()
