@@ -1158,10 +1158,6 @@ mod tests {
         Instance::new(1.0, k, dist).expect("valid")
     }
 
-    /// A dive adds its rounding's classes to the master in the same order every time: the
-    /// column order decides which of several optimal bases HiGHS returns, and a hash set's
-    /// order once made a proof (Adult, 200 records, personal k_i) release a different one of
-    /// its tied optimal partitions from run to run.
     #[test]
     fn a_mip_keeps_a_margin_of_a_tenth_between_one_and_eight_seconds() {
         assert_eq!(mip_seconds(320.0), 312.0);
@@ -1170,6 +1166,10 @@ mod tests {
         assert_eq!(mip_seconds(0.5), 0.05);
     }
 
+    /// A dive adds its rounding's classes to the master in the same order every time: the
+    /// column order decides which of several optimal bases HiGHS returns, and a hash set's
+    /// order once made a proof (Adult, 200 records, personal k_i) release a different one of
+    /// its tied optimal partitions from run to run.
     #[test]
     fn a_dive_adds_its_columns_in_the_same_order_every_time() {
         let k = (0..36).map(|i| if i % 3 == 0 { 4 } else { 3 }).collect();
