@@ -13,6 +13,9 @@
 //!   (`;`-separated `name:KEY=VALUE,KEY=VALUE`)
 //! - `OPTIK_BENCH_TIME` [60] seconds per run, `OPTIK_BENCH_SEEDS` [1], `OPTIK_BENCH_CRITERION`
 //!   [dbil], `OPTIK_BENCH_OUT` [target/frontier.csv]
+//! - `OPTIK_BENCH_KEEP` [unset]: a directory that keeps the samples, schemas, releases, reports
+//!   and each run's stderr (`TAG.err`), to re-run or trace one cell by hand; by default they go
+//!   to a temporary directory removed at the end
 //!
 //! Every run is `--engine colgen`: above 5,000 records `auto` would run the large-neighbourhood
 //! search instead, and from 1,001 it would set a 300 s limit when none is given (docs/large.md).
@@ -167,6 +170,9 @@ fn run(
     let o = cmd.output().expect("optik runs");
     let wall_s = t.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&o.stderr);
+    if std::env::var_os("OPTIK_BENCH_KEEP").is_some() {
+        let _ = std::fs::write(dir.join(format!("{tag}.err")), stderr.as_bytes());
+    }
     let peak_mb = stderr
         .lines()
         .find_map(|l| l.strip_prefix("peak_kb "))
@@ -224,22 +230,27 @@ fn main() {
         .collect();
     let criterion = env("OPTIK_BENCH_CRITERION", "dbil");
     let out_csv = PathBuf::from(env("OPTIK_BENCH_OUT", "target/frontier.csv"));
-    let dir = tempfile::tempdir().expect("temp dir");
+    let temp = tempfile::tempdir().expect("temp dir");
+    let keep = std::env::var_os("OPTIK_BENCH_KEEP").map(PathBuf::from);
+    if let Some(k) = &keep {
+        std::fs::create_dir_all(k).expect("OPTIK_BENCH_KEEP directory created");
+    }
+    let dir = keep.as_deref().unwrap_or(temp.path());
     let mut csv = String::from(
         "table,n,k,seed,config,status,wall_s,objective,lower_bound,gap_pct,rounds,tree_nodes,peak_mb,note\n",
     );
     println!("| table | n | k | config | status | wall (s) | objective | bound | gap % | rounds | tree nodes | peak MB |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for name in &tables {
-        let table = load(dir.path(), name);
+        let table = load(dir, name);
         for &n in &sizes {
             for &seed in &seeds {
-                let (csv_path, n) = sample(dir.path(), &table, n, seed);
+                let (csv_path, n) = sample(dir, &table, n, seed);
                 for (kname, dist) in &dists {
                     for (cname, vars) in &configs {
                         let tag = format!("{name}_{n}_{seed}_{}_{cname}", kname.replace('/', "-"));
                         let o = run(
-                            dir.path(),
+                            dir,
                             &csv_path,
                             &table.schema,
                             dist,

@@ -25,6 +25,15 @@ pub struct ColgenOptions {
     /// Largest odd set a cut may hold: 3 keeps the subset-row cuts on triples only. Default
     /// 15, or `OPTIK_CUT_SET_MAX` (an ablation knob: docs/microaggregation.md).
     pub cut_set_max: usize,
+    /// The cut rounds' clock (they stop at 40% of the time limit) leaves out the seconds of
+    /// the dives before them. Default true; `OPTIK_CUT_CLOCK=total` counts them (an ablation
+    /// knob: at k = 5 on 1,000 records a root dive that ended past 40% of a 60 s limit left
+    /// the root without a single cut).
+    pub cut_clock_skips_dives: bool,
+    /// A branch-and-price node's Lagrangian bounds raise the run's while its LP converges
+    /// (up to the other open nodes' least bound). Default true; `OPTIK_NODE_BOUND=0` keeps
+    /// only converged nodes' bounds (an ablation knob).
+    pub node_bounds: bool,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
     /// Called whenever the run's integer lower bound rises.
@@ -174,6 +183,8 @@ impl Default for ColgenOptions {
             column_budget: 2_000_000,
             cuts: true,
             cut_set_max: env_number::<usize>("OPTIK_CUT_SET_MAX").map_or(15, |m| m.max(3)),
+            cut_clock_skips_dives: std::env::var("OPTIK_CUT_CLOCK").as_deref() != Ok("total"),
+            node_bounds: std::env::var("OPTIK_NODE_BOUND").as_deref() != Ok("0"),
             on_solution: None,
             on_bound: None,
             improve: None,
@@ -205,6 +216,8 @@ impl std::fmt::Debug for ColgenOptions {
             .field("column_budget", &self.column_budget)
             .field("cuts", &self.cuts)
             .field("cut_set_max", &self.cut_set_max)
+            .field("cut_clock_skips_dives", &self.cut_clock_skips_dives)
+            .field("node_bounds", &self.node_bounds)
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
             .field("dive", &self.dive)
