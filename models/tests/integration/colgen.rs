@@ -482,27 +482,20 @@ fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
 /// the bounds rise.
 #[test]
 fn reported_bounds_rise_and_stay_below_the_optimum() {
-    use std::cell::RefCell;
-    use std::rc::Rc;
     for seed in 0..12 {
         let inst = random_matrix_instance(10, &[2, 3], seed);
         for proof in PROOFS {
             let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
-            let seen = Rc::new(RefCell::new(Vec::new()));
-            let sink = Rc::clone(&seen);
-            let r = solve_colgen(
+            let (objective, seen) = reported_bounds(
                 &inst,
                 ColgenOptions {
                     criterion: Criterion::Dbil,
                     cuts: false,
                     proof,
-                    on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
                     ..ColgenOptions::default()
                 },
-            )
-            .unwrap();
-            assert_eq!(r.objective, Some(opt));
-            let seen = seen.borrow();
+            );
+            assert_eq!(objective, Some(opt));
             assert!(!seen.is_empty(), "seed {seed}: no bound reported");
             assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
             assert!(
@@ -513,6 +506,24 @@ fn reported_bounds_rise_and_stay_below_the_optimum() {
     }
 }
 
+/// A run's objective and every bound it reported while it worked (the progress line's).
+fn reported_bounds(inst: &Instance, opts: ColgenOptions) -> (Option<i64>, Vec<i64>) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = Rc::clone(&seen);
+    let r = solve_colgen(
+        inst,
+        ColgenOptions {
+            on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
+            ..opts
+        },
+    )
+    .unwrap();
+    let seen = seen.borrow().clone();
+    (r.objective, seen)
+}
+
 /// A branch-and-price node's Lagrangian bounds raise the run's bound while its LP converges,
 /// but never above the other open nodes' least bound: a child whose subproblem misses the
 /// optimum can prove more than the optimum. On fractional instances where the tree branches,
@@ -520,17 +531,13 @@ fn reported_bounds_rise_and_stay_below_the_optimum() {
 /// a bound the converged nodes alone never reported (else the test checks nothing).
 #[test]
 fn node_lagrangian_bounds_stay_below_the_optimum() {
-    use std::cell::RefCell;
-    use std::rc::Rc;
     let mut new_bounds = 0;
     for seed in 0..24 {
         let inst = random_matrix_instance(11, &[2, 3], seed);
         let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
         let mut reported = Vec::new();
         for node_bounds in [false, true] {
-            let seen = Rc::new(RefCell::new(Vec::new()));
-            let sink = Rc::clone(&seen);
-            let r = solve_colgen(
+            let (objective, seen) = reported_bounds(
                 &inst,
                 ColgenOptions {
                     criterion: Criterion::Dbil,
@@ -538,13 +545,10 @@ fn node_lagrangian_bounds_stay_below_the_optimum() {
                     proof: Proof::Tree,
                     smoothing: 0.0,
                     node_bounds,
-                    on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
                     ..ColgenOptions::default()
                 },
-            )
-            .unwrap();
-            assert_eq!(r.objective, Some(opt), "seed {seed}");
-            let seen = seen.borrow().clone();
+            );
+            assert_eq!(objective, Some(opt), "seed {seed}");
             assert!(
                 seen.iter().all(|&b| b <= opt),
                 "seed {seed}, node bounds {node_bounds}: {seen:?} > {opt}"
