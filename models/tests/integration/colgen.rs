@@ -434,6 +434,18 @@ fn branch_and_price_branches_and_agrees_with_brute_force() {
     );
 }
 
+/// dbil through the tree alone, without cuts or smoothing: on fractional instances the tree
+/// branches.
+fn tree_options() -> ColgenOptions {
+    ColgenOptions {
+        criterion: Criterion::Dbil,
+        cuts: false,
+        proof: Proof::Tree,
+        smoothing: 0.0,
+        ..ColgenOptions::default()
+    }
+}
+
 /// The dive (branch-and-price's primal heuristic: fix the classes the LP nearly chose, price
 /// again, repeat) runs on instances whose LP is fractional, from the root and from nodes with
 /// branching decisions, and with or without it the tree ends at the brute-force optimum with a
@@ -448,13 +460,9 @@ fn dive_runs_and_the_tree_still_agrees_with_brute_force() {
             let r = solve_colgen(
                 &inst,
                 ColgenOptions {
-                    criterion: Criterion::Dbil,
-                    cuts: false,
-                    proof: Proof::Tree,
-                    smoothing: 0.0,
                     dive,
                     node_dives: true,
-                    ..ColgenOptions::default()
+                    ..tree_options()
                 },
             )
             .unwrap();
@@ -540,12 +548,8 @@ fn node_lagrangian_bounds_stay_below_the_optimum() {
             let (objective, seen) = reported_bounds(
                 &inst,
                 ColgenOptions {
-                    criterion: Criterion::Dbil,
-                    cuts: false,
-                    proof: Proof::Tree,
-                    smoothing: 0.0,
                     node_bounds,
-                    ..ColgenOptions::default()
+                    ..tree_options()
                 },
             );
             assert_eq!(objective, Some(opt), "seed {seed}");
