@@ -170,9 +170,7 @@ fn run(
     let o = cmd.output().expect("optik runs");
     let wall_s = t.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&o.stderr);
-    if std::env::var_os("OPTIK_BENCH_KEEP").is_some() {
-        let _ = std::fs::write(dir.join(format!("{tag}.err")), stderr.as_bytes());
-    }
+    let _ = std::fs::write(dir.join(format!("{tag}.err")), stderr.as_bytes());
     let peak_mb = stderr
         .lines()
         .find_map(|l| l.strip_prefix("peak_kb "))

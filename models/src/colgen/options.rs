@@ -95,6 +95,10 @@ pub struct ColgenOptions {
     /// HiGHS's node limit for the proof's MIPs (default none). Tests stop them early with it,
     /// to check the bound a stopped proof MIP leaves.
     pub proof_mip_nodes: Option<u64>,
+    /// A proof MIP stopped by its limit raises the run's bound by its dual bound (within the
+    /// enumeration's reach). Default true; `OPTIK_MIP_BOUND=0` drops that bound (an ablation
+    /// knob).
+    pub proof_mip_bound: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -203,6 +207,7 @@ impl Default for ColgenOptions {
             stall_step_min_records: 500,
             restall_spacing: 10.0,
             proof_mip_nodes: None,
+            proof_mip_bound: env_number::<u32>("OPTIK_MIP_BOUND") != Some(0),
         }
     }
 }
@@ -230,6 +235,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)
+            .field("proof_mip_bound", &self.proof_mip_bound)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

@@ -643,9 +643,8 @@ fn settle(
         let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
         if !out.proven {
             // A partition better than the MIP's bound uses a column outside the set, whose
-            // reduced cost is at least `complete_to`. (`OPTIK_MIP_BOUND=0` drops this bound:
-            // an ablation knob.)
-            if env_number::<u32>("OPTIK_MIP_BOUND") != Some(0) {
+            // reduced cost is at least `complete_to`.
+            if opts.proof_mip_bound {
                 run.raise_lower(out.bound.min(z + complete_to - slack));
             }
             return run.finish(
