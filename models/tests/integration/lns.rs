@@ -215,7 +215,7 @@ fn one_thread_is_deterministic() {
                 seed: 42,
                 threads: 1,
                 max_neighbourhoods: Some(25),
-                ..LnsOptions::default()
+                ..untimed_options()
             },
         )
         .unwrap()
@@ -231,6 +231,18 @@ fn one_thread_is_deterministic() {
         };
         assert_eq!(steps(&a), steps(&b));
         assert_eq!(a.stats.neighbourhoods, b.stats.neighbourhoods);
+        assert_eq!((a.stats.timed_out, b.stats.timed_out), (0, 0));
+    }
+}
+
+/// Options whose neighbourhoods never meet their time limit, so a search depends on its seed
+/// alone, not on how loaded the machine is (CI's 2 cores run the tests side by side: a 250 ms
+/// first attempt timed out in one run of a pair and not in the other).
+fn untimed_options() -> LnsOptions {
+    LnsOptions {
+        first_limit: Duration::from_secs(120),
+        neighbourhood_limit: Duration::from_secs(120),
+        ..LnsOptions::default()
     }
 }
 
@@ -269,10 +281,11 @@ fn an_oracle_without_a_matrix_searches_like_the_matrix() {
         size: 20,
         threads: 1,
         max_neighbourhoods: Some(20),
-        ..LnsOptions::default()
+        ..untimed_options()
     };
     let dense = solve_lns(&inst, &start, opts()).unwrap();
     let lazy = solve_lns(&points, &start, opts()).unwrap();
+    assert_eq!((dense.stats.timed_out, lazy.stats.timed_out), (0, 0));
     assert_eq!(dense.partition, lazy.partition);
     assert_eq!(dense.objective, lazy.objective);
     check_valid(&inst, Criterion::Wcsd, &start, &lazy);
