@@ -123,6 +123,17 @@ pub(super) fn dive(
                     || c.members.iter().all(|&m| !fixed_records[m as usize]))
         });
         stats.steps += 1;
+        if std::env::var_os("OPTIK_DIVE_TRACE").is_some() {
+            eprintln!(
+                "dive step {}: lp {:.1}, {} classes fixed ({} records), ub {} t {:.2}",
+                stats.steps,
+                sol.objective,
+                fixed.len(),
+                fixed_records.iter().filter(|f| **f).count(),
+                run.ub(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
         match dive_lp(inst, opts, run, master, pairs, &fixed_records, pricing) {
             Ok((s, c)) => (sol, converged) = (s, c),
             Err(_) => break,

@@ -34,6 +34,10 @@ pub struct ColgenOptions {
     /// (up to the other open nodes' least bound). Default true; `OPTIK_NODE_BOUND=0` keeps
     /// only converged nodes' bounds (an ablation knob).
     pub node_bounds: bool,
+    /// Share of the time left that the dive at the root LP's first convergence may take
+    /// (with the companion: its partition restarts the search). Default 0.25;
+    /// `OPTIK_ROOT_DIVE_SHARE` in (0, 1) sets it (an ablation knob).
+    pub root_dive_share: f64,
     /// Called on every improving solution.
     pub on_solution: Option<SolutionCallback>,
     /// Called whenever the run's integer lower bound rises.
@@ -189,6 +193,9 @@ impl Default for ColgenOptions {
             cut_set_max: env_number::<usize>("OPTIK_CUT_SET_MAX").map_or(15, |m| m.max(3)),
             cut_clock_skips_dives: std::env::var("OPTIK_CUT_CLOCK").as_deref() != Ok("total"),
             node_bounds: std::env::var("OPTIK_NODE_BOUND").as_deref() != Ok("0"),
+            root_dive_share: env_number::<f64>("OPTIK_ROOT_DIVE_SHARE")
+                .filter(|s| *s > 0.0 && *s < 1.0)
+                .unwrap_or(0.25),
             on_solution: None,
             on_bound: None,
             improve: None,
@@ -223,6 +230,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("cut_set_max", &self.cut_set_max)
             .field("cut_clock_skips_dives", &self.cut_clock_skips_dives)
             .field("node_bounds", &self.node_bounds)
+            .field("root_dive_share", &self.root_dive_share)
             .field("smoothing", &self.smoothing)
             .field("proof", &self.proof)
             .field("dive", &self.dive)

@@ -447,8 +447,15 @@ fn column_generation(
             // 1.3 s, 2.4 s with a dive first).
             let slow = Instant::now() >= slow_root_at(opts, run);
             if opts.dive && opts.root_dive && slow && opts.proof.tree(sol.objective, run.ub()) {
-                dive_s +=
-                    dive_and_restore(inst, opts, run, master, sol, ROOT_DIVE_SHARE, Stage::Root);
+                dive_s += dive_and_restore(
+                    inst,
+                    opts,
+                    run,
+                    master,
+                    sol,
+                    opts.root_dive_share,
+                    Stage::Root,
+                );
                 improved_early = true;
                 continue;
             }
@@ -884,10 +891,6 @@ const MIP_MARGIN: f64 = 0.1;
 /// (a 41 s limit under load); without this cap a 10-minute run whose proof MIP started
 /// halfway left 32 s unused (Tarragona, k = 5; docs/microaggregation.md, Series 13).
 const MIP_MARGIN_MAX_S: f64 = 8.0;
-
-/// Share of the time left that the dive at the root LP's first convergence may take (with the
-/// companion: its partition restarts the search).
-const ROOT_DIVE_SHARE: f64 = 0.25;
 
 /// Share of the remaining time the improver may take before the proof.
 const IMPROVE_SHARE: f64 = 0.3;
