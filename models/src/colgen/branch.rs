@@ -132,10 +132,7 @@ pub(super) fn branch_and_price(
     });
     let mut last_dive: Option<u64> = None;
     let mut dive_every = DIVE_EVERY;
-    let started = Instant::now();
-    let budget = run.remaining();
-    let lower_at_start = run.lower;
-    let mut handed_over = false;
+    let mut hand_over = HandOver::new(opts, run);
     let end = loop {
         run.sync_companion(inst);
         // The tree's bound: the smallest open bound (never below what the root proved).
@@ -148,20 +145,8 @@ pub(super) fn branch_and_price(
         if enumerate_from.is_some_and(|z| !opts.proof.tree(z, run.ub())) {
             break TreeEnd::Enumerate;
         }
-        if let (Some(share), Some(budget), false, true) = (
-            opts.handover_after,
-            budget,
-            handed_over,
-            run.companion.is_some(),
-        ) {
-            let gap = run.ub_or_cap() as f64 - run.lower;
-            let gained = run.lower - lower_at_start;
-            let open_gap = ceil_bound(run.lower) < run.ub_or_cap();
-            if open_gap && stalled(share, budget, started.elapsed().as_secs_f64(), gained, gap) {
-                handed_over = true;
-                run.hand_over(inst);
-                continue;
-            }
+        if hand_over.check(inst, run) {
+            continue;
         }
         let Some(node) = open.pop() else {
             break TreeEnd::Proven;
@@ -190,6 +175,7 @@ pub(super) fn branch_and_price(
             &node.pairs,
             max_classes,
             (floor, &mut node_best),
+            &mut hand_over,
         ) {
             Ok(lp) => lp,
             Err(why) => {
@@ -324,6 +310,64 @@ pub(super) fn branch_and_price(
     (end, stats)
 }
 
+/// When the tree hands its core to the companion ([`stalled`]), checked between nodes and,
+/// with [`ColgenOptions::handover_in_nodes`], between a node's pricing rounds too: the tree's
+/// first node may price and cut until the limit (Adult and Census, 1,000 records, k = 5, 60 s:
+/// its rounds ran from about 35 s to the end and raised the bound by 0.1–0.3%), while the
+/// companion on the other core still lowered the incumbent by percents.
+struct HandOver {
+    /// [`ColgenOptions::handover_after`].
+    share: Option<f64>,
+    /// The seconds the tree had.
+    budget: Option<f64>,
+    started: Instant,
+    lower_at_start: f64,
+    in_nodes: bool,
+    done: bool,
+}
+
+impl HandOver {
+    fn new(opts: &ColgenOptions, run: &Run) -> Self {
+        HandOver {
+            share: opts.handover_after,
+            budget: run.remaining(),
+            started: Instant::now(),
+            lower_at_start: run.lower,
+            in_nodes: opts.handover_in_nodes,
+            done: false,
+        }
+    }
+
+    /// Hands the run's core over (once per tree) when the tree has stalled: true when it did
+    /// (the run then waited until the limit, a proof, or the companion's end).
+    fn check(&mut self, inst: &Instance, run: &mut Run) -> bool {
+        let (Some(share), Some(budget)) = (self.share, self.budget) else {
+            return false;
+        };
+        if self.done || run.companion.is_none() || ceil_bound(run.lower) >= run.ub_or_cap() {
+            return false;
+        }
+        let gap = run.ub_or_cap() as f64 - run.lower;
+        let gained = run.lower - self.lower_at_start;
+        if !stalled(
+            share,
+            budget,
+            self.started.elapsed().as_secs_f64(),
+            gained,
+            gap,
+        ) {
+            return false;
+        }
+        self.done = true;
+        run.hand_over(inst)
+    }
+
+    /// [`HandOver::check`] between a node's rounds, when that is on.
+    fn check_in_node(&mut self, inst: &Instance, run: &mut Run) -> bool {
+        self.in_nodes && self.check(inst, run)
+    }
+}
+
 /// Whether a tree that had `budget` seconds, has run `elapsed` of them (at least `share` of the
 /// budget) and raised the bound by `gained` so far would, at that rate, leave a gap by the
 /// limit: the bound still `gap` below the incumbent. Best-first bounds rise ever more slowly,
@@ -340,7 +384,9 @@ fn stalled(share: f64, budget: f64, elapsed: f64, gained: f64, gap: f64) -> bool
 /// bound reaches the incumbent. `bound` is the least bound of the other open nodes and the
 /// node's own: every Lagrangian bound of the node's rounds (valid for its subproblem, whatever
 /// the duals and cuts) raises the node's, and the run's up to that floor, so a node stopped
-/// by the time limit keeps what its rounds proved.
+/// by the time limit keeps what its rounds proved. Between rounds the core may go to the
+/// companion (`hand_over`).
+#[allow(clippy::too_many_arguments, reason = "a node's context")]
 fn node_lp(
     inst: &Instance,
     opts: &ColgenOptions,
@@ -349,6 +395,7 @@ fn node_lp(
     pairs: &Pairs,
     max_classes: f64,
     bound: (f64, &mut f64),
+    hand_over: &mut HandOver,
 ) -> Result<NodeLp, &'static str> {
     let (floor, node_best) = bound;
     let mut proved = |run: &mut Run, l: Option<f64>| {
@@ -360,6 +407,9 @@ fn node_lp(
     loop {
         if run.out_of_time() {
             return Err("time limit in branch-and-price");
+        }
+        if hand_over.check_in_node(inst, run) {
+            continue;
         }
         let Some(sol) = master.solve(run.remaining()) else {
             return Err("time limit in a node LP");
@@ -456,7 +506,94 @@ fn branching_pair(master: &Master, sol: &LpSolution) -> Option<(u32, u32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::stalled;
+    use super::{stalled, HandOver};
+
+    /// A stalled tree hands its core over between a node's rounds only with
+    /// `handover_in_nodes`, never while its bound rises fast enough, and once: the run then
+    /// takes the companion's partition (on every core) until it meets the bound.
+    #[test]
+    fn a_node_hands_over_between_its_rounds_once_when_stalled() {
+        use super::super::companion::{Companion, Cores, Link, Publish};
+        use super::super::run::Run;
+        use crate::engine::EngineStats;
+        use crate::{Criterion, Instance, Partition};
+        use std::sync::Arc;
+        use std::time::{Duration, Instant};
+        let dist = vec![
+            vec![0, 1, 10, 10],
+            vec![1, 0, 10, 10],
+            vec![10, 10, 0, 1],
+            vec![10, 10, 1, 0],
+        ];
+        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+        let one = Partition::from_labels(&[0; 4]);
+        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
+        // On every core it hands over the pairs (cost 4, which the bound 3.6 proves).
+        let companion: Companion = Box::new(
+            move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+                if cores == Cores::All {
+                    publish(&pairs, 4);
+                }
+                while !crate::stop::requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            },
+        );
+        let link = Link::new(40);
+        let mut run = Run {
+            start: Instant::now(),
+            deadline: Some(Instant::now() + Duration::from_secs(60)),
+            best: Some((one.clone(), 40)),
+            lower: 3.6,
+            stats: EngineStats::default(),
+            timeline: Vec::new(),
+            on_solution: None,
+            on_bound: None,
+            reported: i64::MIN,
+            cap: 1_000,
+            companion: Some(Arc::clone(&link)),
+            criterion: Criterion::Dbil,
+            record_bounds: Vec::new(),
+        };
+        // A tree that had 10 s and ran 5 of them, its bound raised by `gained`.
+        let tree = |gained: f64, in_nodes: bool| HandOver {
+            share: Some(0.25),
+            budget: Some(10.0),
+            started: Instant::now() - Duration::from_secs(5),
+            lower_at_start: 3.6 - gained,
+            in_nodes,
+            done: false,
+        };
+        /// Stops the companion if an assertion fails first (else the scope would wait for it).
+        struct Abandon(Arc<Link>);
+        impl Drop for Abandon {
+            fn drop(&mut self) {
+                self.0.abandon();
+            }
+        }
+        std::thread::scope(|scope| {
+            let _abandon = Abandon(Arc::clone(&link));
+            let (driver, inst, companion) = (Arc::clone(&link), &inst, &companion);
+            let deadline = run.deadline;
+            scope.spawn(move || driver.drive(inst, &[], companion, deadline, None, one));
+            // Stalled (nothing gained against a gap of 36.4), but not checked in nodes.
+            assert!(!tree(0.0, false).check_in_node(inst, &mut run));
+            // Checked in nodes, but 40 gained in 5 s projects 40 more: enough.
+            assert!(!tree(40.0, true).check_in_node(inst, &mut run));
+            assert_eq!(run.ub(), 40);
+            assert!(run.stats.handover_s.is_none());
+            let mut stalled_tree = tree(0.0, true);
+            let t = Instant::now();
+            assert!(stalled_tree.check_in_node(inst, &mut run));
+            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+            assert_eq!(run.ub(), 4);
+            assert!(run.stats.handover_s.is_some());
+            // Once per tree.
+            stalled_tree.lower_at_start = 3.6;
+            run.lower = 3.0;
+            assert!(!stalled_tree.check_in_node(inst, &mut run));
+        });
+    }
 
     #[test]
     fn a_tree_hands_over_only_after_its_share_and_when_its_rate_falls_short() {

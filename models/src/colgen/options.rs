@@ -79,6 +79,9 @@ pub struct ColgenOptions {
     /// so far, would not reach the incumbent by the limit ([`super::branch`]). Default 0.25, or
     /// `OPTIK_HANDOVER` (`0`: never; an ablation knob).
     pub handover_after: Option<f64>,
+    /// The hand-over is also checked between a node's pricing rounds, not only between nodes.
+    /// Default true; `OPTIK_HANDOVER_NODES=0` checks between nodes only (an ablation knob).
+    pub handover_in_nodes: bool,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
@@ -209,6 +212,7 @@ impl Default for ColgenOptions {
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
+            handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
             stall_step_min_records: 500,
@@ -238,6 +242,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_dives", &self.node_dives)
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
+            .field("handover_in_nodes", &self.handover_in_nodes)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("bound_ladder", &self.bound_ladder)
             .field("stall_step_min_records", &self.stall_step_min_records)
