@@ -513,48 +513,8 @@ mod tests {
     /// takes the companion's partition (on every core) until it meets the bound.
     #[test]
     fn a_node_hands_over_between_its_rounds_once_when_stalled() {
-        use super::super::companion::{Companion, Cores, Link, Publish};
-        use super::super::run::Run;
-        use crate::engine::EngineStats;
-        use crate::{Criterion, Instance, Partition};
-        use std::sync::Arc;
+        use super::super::run::tests::with_a_companion_holding_the_pairs;
         use std::time::{Duration, Instant};
-        let dist = vec![
-            vec![0, 1, 10, 10],
-            vec![1, 0, 10, 10],
-            vec![10, 10, 0, 1],
-            vec![10, 10, 1, 0],
-        ];
-        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
-        let one = Partition::from_labels(&[0; 4]);
-        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
-        // On every core it hands over the pairs (cost 4, which the bound 3.6 proves).
-        let companion: Companion = Box::new(
-            move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
-                if cores == Cores::All {
-                    publish(&pairs, 4);
-                }
-                while !crate::stop::requested() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            },
-        );
-        let link = Link::new(40);
-        let mut run = Run {
-            start: Instant::now(),
-            deadline: Some(Instant::now() + Duration::from_secs(60)),
-            best: Some((one.clone(), 40)),
-            lower: 3.6,
-            stats: EngineStats::default(),
-            timeline: Vec::new(),
-            on_solution: None,
-            on_bound: None,
-            reported: i64::MIN,
-            cap: 1_000,
-            companion: Some(Arc::clone(&link)),
-            criterion: Criterion::Dbil,
-            record_bounds: Vec::new(),
-        };
         // A tree that had 10 s and ran 5 of them, its bound raised by `gained`.
         let tree = |gained: f64, in_nodes: bool| HandOver {
             share: Some(0.25),
@@ -564,34 +524,23 @@ mod tests {
             in_nodes,
             done: false,
         };
-        /// Stops the companion if an assertion fails first (else the scope would wait for it).
-        struct Abandon(Arc<Link>);
-        impl Drop for Abandon {
-            fn drop(&mut self) {
-                self.0.abandon();
-            }
-        }
-        std::thread::scope(|scope| {
-            let _abandon = Abandon(Arc::clone(&link));
-            let (driver, inst, companion) = (Arc::clone(&link), &inst, &companion);
-            let deadline = run.deadline;
-            scope.spawn(move || driver.drive(inst, &[], companion, deadline, None, one));
+        with_a_companion_holding_the_pairs(|inst, run| {
             // Stalled (nothing gained against a gap of 36.4), but not checked in nodes.
-            assert!(!tree(0.0, false).check_in_node(inst, &mut run));
+            assert!(!tree(0.0, false).check_in_node(inst, run));
             // Checked in nodes, but 40 gained in 5 s projects 40 more: enough.
-            assert!(!tree(40.0, true).check_in_node(inst, &mut run));
+            assert!(!tree(40.0, true).check_in_node(inst, run));
             assert_eq!(run.ub(), 40);
             assert!(run.stats.handover_s.is_none());
             let mut stalled_tree = tree(0.0, true);
             let t = Instant::now();
-            assert!(stalled_tree.check_in_node(inst, &mut run));
+            assert!(stalled_tree.check_in_node(inst, run));
             assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());
             // Once per tree.
             stalled_tree.lower_at_start = 3.6;
             run.lower = 3.0;
-            assert!(!stalled_tree.check_in_node(inst, &mut run));
+            assert!(!stalled_tree.check_in_node(inst, run));
         });
     }
 

@@ -265,7 +265,7 @@ pub(super) fn partition_of(n: usize, columns: &[&Column]) -> Partition {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn two() -> Instance {
@@ -290,11 +290,12 @@ mod tests {
         }
     }
 
-    /// The hand-over's wait ends as soon as a partition of the companion meets the bound (the
-    /// caller's proof is then complete), not at the deadline a minute away; the companion ran
-    /// on every core after the hand-over, and it stops with the run.
-    #[test]
-    fn the_hand_over_ends_when_a_partition_meets_the_bound() {
+    /// Runs `body` on two pairs far apart and a run whose incumbent is one class (4 · 10) and
+    /// whose bound 3.6 proves 4, the pairs' cost; the run is linked to a companion on its own
+    /// thread that, once on every core, hands the pairs over and then waits for its stop.
+    pub(in crate::colgen) fn with_a_companion_holding_the_pairs(
+        body: impl FnOnce(&Instance, &mut Run),
+    ) {
         use super::super::companion::{Companion, Cores, Publish};
         use std::time::Duration;
         let dist = vec![
@@ -306,7 +307,6 @@ mod tests {
         let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
         let pairs = Partition::from_labels(&[0, 0, 1, 1]);
         let one = Partition::from_labels(&[0; 4]);
-        // The incumbent: one class (4 · 10); the bound 3.6 proves 4, the pairs' cost.
         let mut run = Run {
             best: Some((one.clone(), 40)),
             deadline: Some(Instant::now() + Duration::from_secs(60)),
@@ -336,12 +336,26 @@ mod tests {
             let _abandon = Abandon(Arc::clone(&link));
             let (inst, companion) = (&inst, &companion);
             scope.spawn(move || link.drive(inst, &[], companion, deadline, None, one));
+            body(inst, &mut run);
+        });
+    }
+
+    /// The hand-over's wait ends as soon as a partition of the companion meets the bound (the
+    /// caller's proof is then complete), not at the deadline a minute away; the companion ran
+    /// on every core after the hand-over, and it stops with the run.
+    #[test]
+    fn the_hand_over_ends_when_a_partition_meets_the_bound() {
+        with_a_companion_holding_the_pairs(|inst, run| {
             let t = Instant::now();
             assert!(run.hand_over(inst));
-            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+            assert!(
+                t.elapsed() < std::time::Duration::from_secs(10),
+                "{:?}",
+                t.elapsed()
+            );
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());
-            let r = run.finish(inst, Status::Feasible, None);
+            let r = std::mem::replace(run, run_with(0, 0.0)).finish(inst, Status::Feasible, None);
             assert_eq!(r.status, Status::Optimal);
             assert_eq!(r.objective, Some(4));
         });
