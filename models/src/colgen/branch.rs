@@ -513,7 +513,7 @@ mod tests {
     /// takes the companion's partition (on every core) until it meets the bound.
     #[test]
     fn a_node_hands_over_between_its_rounds_once_when_stalled() {
-        use super::super::run::tests::with_a_companion_holding_the_pairs;
+        use super::super::run::with_a_companion_holding_the_pairs;
         use std::time::{Duration, Instant};
         // A tree that had 10 s and ran 5 of them, its bound raised by `gained`.
         let tree = |gained: f64, in_nodes: bool| HandOver {

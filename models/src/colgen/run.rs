@@ -264,8 +264,67 @@ pub(super) fn partition_of(n: usize, columns: &[&Column]) -> Partition {
     Partition::from_classes(n, &classes).expect("a set-partitioning solution covers once")
 }
 
+/// Runs `body` on two pairs far apart and a run whose incumbent is one class (4 · 10) and
+/// whose bound 3.6 proves 4, the pairs' cost; the run is linked to a companion on its own
+/// thread that, once on every core, hands the pairs over and then waits for its stop.
 #[cfg(test)]
-pub(super) mod tests {
+pub(super) fn with_a_companion_holding_the_pairs(body: impl FnOnce(&Instance, &mut Run)) {
+    use super::companion::{Companion, Cores, Publish};
+    use std::time::Duration;
+    let dist = vec![
+        vec![0, 1, 10, 10],
+        vec![1, 0, 10, 10],
+        vec![10, 10, 0, 1],
+        vec![10, 10, 1, 0],
+    ];
+    let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+    let pairs = Partition::from_labels(&[0, 0, 1, 1]);
+    let one = Partition::from_labels(&[0; 4]);
+    let mut run = Run {
+        start: Instant::now(),
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        best: Some((one.clone(), 40)),
+        lower: 3.6,
+        stats: EngineStats::default(),
+        timeline: Vec::new(),
+        on_solution: None,
+        on_bound: None,
+        reported: i64::MIN,
+        cap: 1_000,
+        companion: None,
+        criterion: Criterion::Dbil,
+        record_bounds: Vec::new(),
+    };
+    let companion: Companion = Box::new(
+        move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+            if cores == Cores::All {
+                publish(&pairs, 4);
+            }
+            while !crate::stop::requested() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        },
+    );
+    let link = Link::new(40);
+    run.companion = Some(Arc::clone(&link));
+    let deadline = run.deadline;
+    /// Stops the companion if an assertion fails first (else the scope would wait for it).
+    struct Abandon(Arc<Link>);
+    impl Drop for Abandon {
+        fn drop(&mut self) {
+            self.0.abandon();
+        }
+    }
+    std::thread::scope(|scope| {
+        let _abandon = Abandon(Arc::clone(&link));
+        let (inst, companion) = (&inst, &companion);
+        scope.spawn(move || link.drive(inst, &[], companion, deadline, None, one));
+        body(inst, &mut run);
+    });
+}
+
+#[cfg(test)]
+mod tests {
     use super::*;
 
     fn two() -> Instance {
@@ -290,56 +349,6 @@ pub(super) mod tests {
         }
     }
 
-    /// Runs `body` on two pairs far apart and a run whose incumbent is one class (4 · 10) and
-    /// whose bound 3.6 proves 4, the pairs' cost; the run is linked to a companion on its own
-    /// thread that, once on every core, hands the pairs over and then waits for its stop.
-    pub(in crate::colgen) fn with_a_companion_holding_the_pairs(
-        body: impl FnOnce(&Instance, &mut Run),
-    ) {
-        use super::super::companion::{Companion, Cores, Publish};
-        use std::time::Duration;
-        let dist = vec![
-            vec![0, 1, 10, 10],
-            vec![1, 0, 10, 10],
-            vec![10, 10, 0, 1],
-            vec![10, 10, 1, 0],
-        ];
-        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
-        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
-        let one = Partition::from_labels(&[0; 4]);
-        let mut run = Run {
-            best: Some((one.clone(), 40)),
-            deadline: Some(Instant::now() + Duration::from_secs(60)),
-            ..run_with(40, 3.6)
-        };
-        let companion: Companion = Box::new(
-            move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
-                if cores == Cores::All {
-                    publish(&pairs, 4);
-                }
-                while !crate::stop::requested() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            },
-        );
-        let link = Link::new(40);
-        run.companion = Some(Arc::clone(&link));
-        let deadline = run.deadline;
-        /// Stops the companion if an assertion fails first (else the scope would wait for it).
-        struct Abandon(Arc<Link>);
-        impl Drop for Abandon {
-            fn drop(&mut self) {
-                self.0.abandon();
-            }
-        }
-        std::thread::scope(|scope| {
-            let _abandon = Abandon(Arc::clone(&link));
-            let (inst, companion) = (&inst, &companion);
-            scope.spawn(move || link.drive(inst, &[], companion, deadline, None, one));
-            body(inst, &mut run);
-        });
-    }
-
     /// The hand-over's wait ends as soon as a partition of the companion meets the bound (the
     /// caller's proof is then complete), not at the deadline a minute away; the companion ran
     /// on every core after the hand-over, and it stops with the run.
@@ -348,11 +357,7 @@ pub(super) mod tests {
         with_a_companion_holding_the_pairs(|inst, run| {
             let t = Instant::now();
             assert!(run.hand_over(inst));
-            assert!(
-                t.elapsed() < std::time::Duration::from_secs(10),
-                "{:?}",
-                t.elapsed()
-            );
+            assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());
             let r = std::mem::replace(run, run_with(0, 0.0)).finish(inst, Status::Feasible, None);
