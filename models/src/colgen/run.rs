@@ -264,6 +264,27 @@ pub(super) fn partition_of(n: usize, columns: &[&Column]) -> Partition {
     Partition::from_classes(n, &classes).expect("a set-partitioning solution covers once")
 }
 
+/// A run with incumbent cost `best` (a pair, for tests) and bound `lower`, without deadline or
+/// companion.
+#[cfg(test)]
+pub(super) fn run_with(best: i64, lower: f64) -> Run {
+    Run {
+        start: Instant::now(),
+        deadline: None,
+        best: Some((Partition::from_labels(&[1, 1]), best)),
+        lower,
+        stats: EngineStats::default(),
+        timeline: Vec::new(),
+        on_solution: None,
+        on_bound: None,
+        reported: i64::MIN,
+        cap: 1_000,
+        companion: None,
+        criterion: Criterion::Dbil,
+        record_bounds: Vec::new(),
+    }
+}
+
 /// Runs `body` on two pairs far apart and a run whose incumbent is one class (4 · 10) and
 /// whose bound 3.6 proves 4, the pairs' cost; the run is linked to a companion on its own
 /// thread that, once on every core, hands the pairs over and then waits for its stop.
@@ -281,19 +302,9 @@ pub(super) fn with_a_companion_holding_the_pairs(body: impl FnOnce(&Instance, &m
     let pairs = Partition::from_labels(&[0, 0, 1, 1]);
     let one = Partition::from_labels(&[0; 4]);
     let mut run = Run {
-        start: Instant::now(),
-        deadline: Some(Instant::now() + Duration::from_secs(60)),
         best: Some((one.clone(), 40)),
-        lower: 3.6,
-        stats: EngineStats::default(),
-        timeline: Vec::new(),
-        on_solution: None,
-        on_bound: None,
-        reported: i64::MIN,
-        cap: 1_000,
-        companion: None,
-        criterion: Criterion::Dbil,
-        record_bounds: Vec::new(),
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        ..run_with(40, 3.6)
     };
     let companion: Companion = Box::new(
         move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
@@ -329,24 +340,6 @@ mod tests {
 
     fn two() -> Instance {
         Instance::new(1000.0, vec![2, 2], vec![vec![0, 1], vec![1, 0]]).expect("valid")
-    }
-
-    fn run_with(best: i64, lower: f64) -> Run {
-        Run {
-            start: Instant::now(),
-            deadline: None,
-            best: Some((Partition::from_labels(&[1, 1]), best)),
-            lower,
-            stats: EngineStats::default(),
-            timeline: Vec::new(),
-            on_solution: None,
-            on_bound: None,
-            reported: i64::MIN,
-            cap: 1_000,
-            companion: None,
-            criterion: Criterion::Dbil,
-            record_bounds: Vec::new(),
-        }
     }
 
     /// The hand-over's wait ends as soon as a partition of the companion meets the bound (the
