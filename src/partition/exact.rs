@@ -17,7 +17,7 @@ use optik_models::{
 use serde::Serialize;
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Largest table the exact engines accept (they hold an n × n integer matrix).
 pub const MAX_EXACT_RECORDS: usize = 5_000;
@@ -149,6 +149,11 @@ pub struct LnsStart {
     pub seconds: f64,
 }
 
+/// Share of the time limit wcsd's local search may take on the heuristics' partitions
+/// before the engine starts (its nearest-record lists are quadratic in n: about 1 s at
+/// 5,000 records).
+const LOCAL_SEARCH_SHARE: f64 = 0.05;
+
 /// The heuristics tried for the warm start (all k_i forms; greedy k-member with eq. 5.5).
 fn warm_starts(seed: u64) -> [HeuristicOptions; 3] {
     let h = |method| HeuristicOptions {
@@ -199,7 +204,18 @@ pub(crate) fn solve_with(
     let inst = exact_instance(ds, dist, opts)?;
     let engine = optik_models::select_engine(&inst, opts.engine, opts.criterion, extra)
         .map_err(|e| engine_error(e, opts.engine, extra))?;
-    let runs = heuristic_starts(ds, dist, &inst, extra, opts.seed, opts.criterion);
+    let local_deadline = opts
+        .time_limit
+        .map(|l| Instant::now() + l.mul_f64(LOCAL_SEARCH_SHARE));
+    let runs = heuristic_starts(
+        ds,
+        dist,
+        &inst,
+        extra,
+        opts.seed,
+        opts.criterion,
+        local_deadline,
+    );
     let heuristics: Vec<HeuristicRun> = runs
         .iter()
         .map(|r| HeuristicRun {
@@ -395,9 +411,16 @@ fn heuristic_starts(
     extra: &ClassConstraints,
     seed: u64,
     criterion: Criterion,
+    local_deadline: Option<Instant>,
 ) -> Vec<HeuristicStart> {
     let hidden = indicatif::ProgressBar::hidden();
     let mut starts = Vec::new();
+    // wcsd's local search: each record's nearest records, once for every start
+    // (`OPTIK_WCSD_LOCAL=0` leaves the heuristics' partitions as they are: an ablation knob).
+    let local = std::env::var("OPTIK_WCSD_LOCAL").as_deref() != Ok("0");
+    let wcsd_nearest = (criterion == Criterion::Wcsd && local)
+        .then(|| heuristics::wcsd_local::nearest(|a, b| inst.d(a, b), inst.n, local_deadline))
+        .flatten();
     let sse = if criterion == Criterion::Sse {
         ds.standardised().ok()
     } else {
@@ -413,12 +436,22 @@ fn heuristic_starts(
     for h in methods {
         let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &hidden);
         let raw = p.clone();
-        let (p, name) = match &sse {
-            Some(z) => (
+        let (p, name) = match (&sse, &wcsd_nearest) {
+            (Some(z), _) => (
                 heuristics::sse_local::improve(z, &ds.k, &p),
                 format!("{}+ls", h.method.name()),
             ),
-            None => (p, h.method.name().to_string()),
+            (None, Some(near)) => (
+                heuristics::wcsd_local::improve(
+                    |a, b| inst.d(a, b),
+                    &ds.k,
+                    &p,
+                    near,
+                    local_deadline,
+                ),
+                format!("{}+ls", h.method.name()),
+            ),
+            (None, None) => (p, h.method.name().to_string()),
         };
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
@@ -431,7 +464,11 @@ fn heuristic_starts(
             }
         };
         // The comparison is with the heuristic as users run it (before the local search).
-        let compared = if sse.is_some() { raw } else { start.clone() };
+        let compared = if sse.is_some() || wcsd_nearest.is_some() {
+            raw
+        } else {
+            start.clone()
+        };
         starts.push(HeuristicStart {
             method: h.method,
             name,

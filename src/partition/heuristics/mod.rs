@@ -22,6 +22,7 @@ mod scan;
 pub(crate) mod sse_local;
 #[cfg(test)]
 mod testutil;
+pub(crate) mod wcsd_local;
 
 use kmember::kmember;
 use mdav::mdav;
@@ -77,6 +78,23 @@ pub fn run_on(
     progress: &ProgressBar,
 ) -> Partition {
     run(opts, &ds.qi, dist, &ds.k, progress)
+}
+
+/// Largest k_i among `members` without record `skip` and with record `add`: what a class must
+/// still hold after a local search moves `skip` out and `add` in (0 when nothing is left).
+pub(crate) fn largest_k_after(
+    members: &[usize],
+    k: &[u32],
+    skip: usize,
+    add: Option<usize>,
+) -> usize {
+    members
+        .iter()
+        .filter(|&&i| i != skip)
+        .chain(add.iter())
+        .map(|&i| k[i] as usize)
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

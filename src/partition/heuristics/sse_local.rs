@@ -39,13 +39,7 @@ impl Classes<'_> {
 
     /// Largest k_i of class `c` without record `skip` and with record `add`.
     fn kmax(&self, c: usize, skip: usize, add: Option<usize>) -> usize {
-        self.members[c]
-            .iter()
-            .filter(|&&i| i != skip)
-            .chain(add.iter())
-            .map(|&i| self.k[i] as usize)
-            .max()
-            .unwrap_or(0)
+        super::largest_k_after(&self.members[c], self.k, skip, add)
     }
 
     /// SSE decrease of moving record `i` from its class to class `b` (None if invalid).
