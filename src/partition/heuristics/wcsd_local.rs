@@ -2,10 +2,11 @@
 //! any k_i-anonymous partition by splitting a class into two that are both large enough,
 //! moving one record to another class, or swapping two records of different classes, keeping
 //! every class at least as large as its largest k_i. Used on the heuristics' output before it
-//! warm-starts an exact WCSD run: at k_i over {3, 5, 7} on 1,000 Adult records the
-//! large-neighbourhood search moved the k-member start by 3% in a minute, where the LP's dive
-//! later found partitions 28% cheaper. A move is priced in O(|class|) from the pairwise
-//! distances; candidates are the classes of each record's nearest records.
+//! warm-starts an exact WCSD run: at k_i over {3, 5, 7} on 500 Adult records the
+//! large-neighbourhood search moved the k-member start by 1% in 25 s, where the LP's dive
+//! then found a partition 28% cheaper (docs/exact.md, "wcsd: a local search"). A move is
+//! priced in O(|class|) from the pairwise distances; candidates are the classes of each
+//! record's nearest records.
 
 use crate::Partition;
 use std::time::Instant;
@@ -120,7 +121,7 @@ impl<D: Fn(usize, usize) -> i64> Classes<'_, D> {
 }
 
 /// Each record's [`NEAREST`] nearest records (ties by index), whose classes are its
-/// candidates; `None` when `deadline` passes first (quadratic in n: 1 s at 5,000 records).
+/// candidates; `None` when `deadline` passes first (quadratic in n).
 pub(crate) fn nearest(
     d: impl Fn(usize, usize) -> i64,
     n: usize,
