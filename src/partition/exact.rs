@@ -453,6 +453,13 @@ fn heuristic_starts(
             ),
             (None, None) => (p, h.method.name().to_string()),
         };
+        // The local searches know nothing of the extra constraints either: a move can grow a
+        // class past --max-class-size or break l-diversity or a link the heuristic met.
+        let (p, name) = if extra.partition_ok(p.labels()) || !extra.partition_ok(raw.labels()) {
+            (p, name)
+        } else {
+            (raw.clone(), h.method.name().to_string())
+        };
         // The heuristics know nothing of the extra constraints: use only those meeting them,
         // after a repair by merging classes where that is enough.
         let (start, repaired, meets_constraints) = if extra.partition_ok(p.labels()) {
