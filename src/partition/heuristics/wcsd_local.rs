@@ -86,27 +86,36 @@ impl<D: Fn(usize, usize) -> i64> Classes<'_, D> {
             }
         }
         let (_, s, t) = far;
-        let mut order = m.clone();
+        let mut order = m;
         order.sort_by_key(|&x| ((self.d)(x, s) - (self.d)(x, t), x));
-        let pair_sum = |part: &[usize]| -> i64 {
-            let mut total = 0;
-            for (x, &i) in part.iter().enumerate() {
-                for &j in &part[x + 1..] {
-                    total += (self.d)(i, j);
-                }
-            }
-            total
-        };
+        // The pair sums of every prefix and suffix of the order, in O(|c|²) in all (a large
+        // class at a large k must not cost |c|³).
+        let len = order.len();
+        let mut prefix = vec![0i64; len + 1];
+        for t in 1..=len {
+            let last = order[t - 1];
+            prefix[t] = prefix[t - 1]
+                + order[..t - 1]
+                    .iter()
+                    .map(|&j| (self.d)(last, j))
+                    .sum::<i64>();
+        }
+        let mut suffix = vec![0i64; len + 1];
+        for t in (0..len).rev() {
+            let first = order[t];
+            suffix[t] = suffix[t + 1]
+                + order[t + 1..]
+                    .iter()
+                    .map(|&j| (self.d)(first, j))
+                    .sum::<i64>();
+        }
         let kmax = |part: &[usize]| part.iter().map(|&i| self.k[i] as usize).max().unwrap_or(0);
-        let best = (1..order.len())
+        let best = (1..len)
             .filter(|&cut| {
                 let (p, q) = order.split_at(cut);
                 p.len() >= kmax(p) && q.len() >= kmax(q)
             })
-            .map(|cut| {
-                let (p, q) = order.split_at(cut);
-                (pair_sum(p) + pair_sum(q), cut)
-            })
+            .map(|cut| (prefix[cut] + suffix[cut], cut))
             .min();
         let Some((_, cut)) = best else {
             return false;
