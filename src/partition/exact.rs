@@ -454,7 +454,7 @@ fn heuristic_starts(
             (None, None) => (p, h.method.name().to_string()),
         };
         // The local searches know nothing of the extra constraints either: a move can grow a
-        // class past --max-class-size or break l-diversity or a link the heuristic met.
+        // class past the maximum class size or break l-diversity or a link the heuristic met.
         let (p, name) = if extra.partition_ok(p.labels()) || !extra.partition_ok(raw.labels()) {
             (p, name)
         } else {
