@@ -185,19 +185,23 @@ pub(crate) fn improve(
             if late() {
                 break 'passes;
             }
-            // The best move, then the best swap, among the nearest records' classes.
-            let best_move = near
+            // The best move, then the best swap, among the nearest records' classes (each
+            // class once: several near records often share one).
+            let mut classes: Vec<usize> = near.iter().map(|&j| cl.label[j]).collect();
+            classes.sort_unstable();
+            classes.dedup();
+            let best_move = classes
                 .iter()
-                .filter_map(|&j| cl.move_gain(i, cl.label[j]).map(|g| (g, cl.label[j])))
+                .filter_map(|&b| cl.move_gain(i, b).map(|g| (g, b)))
                 .max_by_key(|&(g, b)| (g, std::cmp::Reverse(b)));
             if let Some((_, b)) = best_move.filter(|&(g, _)| g > 0) {
                 cl.relabel(i, b);
                 improved = true;
                 continue;
             }
-            let best_swap = near
+            let best_swap = classes
                 .iter()
-                .flat_map(|&j| cl.members[cl.label[j]].clone())
+                .flat_map(|&b| cl.members[b].clone())
                 .filter_map(|j| cl.swap_gain(i, j).map(|g| (g, j)))
                 .max_by_key(|&(g, j)| (g, std::cmp::Reverse(j)));
             if let Some((_, j)) = best_swap.filter(|&(g, _)| g > 0) {
