@@ -162,10 +162,11 @@ pub struct EngineStats {
     /// `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub scaled_bounds: u64,
-    /// Dives at the centroid descent's first stall (sse; counted in `dives` too).
+    /// Dives at the first stall of the root's fast pricing (sse's centroid descent, wcsd's
+    /// grown classes; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_dives: u64,
-    /// Restricted master MIPs at the centroid descent's stalls (sse): the first stall's, and
+    /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and
     /// one at each later stall whose LP has fallen by 0.02% since the last (see
     /// `colgen::solve`).
     #[serde(default, skip_serializing_if = "is_zero")]

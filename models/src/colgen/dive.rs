@@ -36,7 +36,8 @@ const FIXED_DUAL: f64 = -1e12;
 pub(super) enum DivePricing {
     /// The exact search with partial budgets (a converged LP's dive).
     Exact,
-    /// The centroid descent only (sse): at the descent's stall at k = 10 an exact round takes
+    /// The root's fast pricing only (sse's centroid descent, wcsd's grown classes): at the
+    /// descent's stall at k = 10 an exact round takes
     /// minutes, and the dive needs a good LP, not a certified one.
     Descent,
 }

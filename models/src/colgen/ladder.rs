@@ -1,6 +1,6 @@
 //! The bound ladder: Lagrangian bounds at the master's duals scaled down, where the exact
 //! pricing at the duals themselves cannot end. At k = 10 (classes of 10–19 records) the
-//! centroid descent brings the master LP near its value, but a pricing round at its duals runs
+//! centroid descent (sse; for wcsd its grown classes) brings the master LP near its value, but a pricing round at its duals runs
 //! for minutes and its partial bound stays far below (Tarragona: 27.76 against an LP of 30.15).
 //!
 //! Any duals give a Lagrangian bound: at the point θπ (θ < 1, π the master's duals, cut

@@ -14,6 +14,7 @@ mod lp_primal;
 pub mod master;
 pub mod neighbours;
 mod options;
+mod pair_sum_pricing;
 pub mod pricing;
 pub mod proof;
 mod round;

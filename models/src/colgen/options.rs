@@ -86,11 +86,16 @@ pub struct ColgenOptions {
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
     pub centroid_pricing: bool,
-    /// With the centroid descent, from its first stall, bounds at scaled duals replace the
+    /// For wcsd, the root's pricing rounds first try growing a class from every record
+    /// ([`super::pair_sum_pricing`]) and run the exact search only when it finds nothing.
+    /// Default true; `OPTIK_WCSD_PRICING=0` turns it off (an ablation knob).
+    pub wcsd_pricing: bool,
+    /// With the root's fast pricing (sse's centroid descent, wcsd's grown classes), from its
+    /// first stall, bounds at scaled duals replace the
     /// exact rounds while they raise the bound ([`super::ladder`]). Default true;
     /// `OPTIK_BOUND_LADDER=0` turns it off (an ablation knob).
     pub bound_ladder: bool,
-    /// The centroid descent's first stall gets a primal step (the LP's rounding, the
+    /// The fast pricing's first stall gets a primal step (the LP's rounding, the
     /// restricted master's MIP, and a dive when the incumbent stays far above the LP) from
     /// this many records. Default 500: smaller instances (the large-neighbourhood search's
     /// sub-problems among them) reach the proof's primal steps fast. Tests lower it.
@@ -214,6 +219,7 @@ impl Default for ColgenOptions {
             handover_after: handover_from_env(),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
+            wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
             stall_step_min_records: 500,
             restall_spacing: 10.0,
@@ -244,6 +250,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("handover_after", &self.handover_after)
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("centroid_pricing", &self.centroid_pricing)
+            .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)

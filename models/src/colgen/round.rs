@@ -1,13 +1,13 @@
 //! One pricing round of column generation (stabilised pricing, columns into the master) and the
 //! pool bound that keeps the master small.
 
-use super::centroid_pricing;
 use super::column::Column;
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
 use super::pricing::{self, search, Mode, Pairs, SearchOptions};
 use super::run::{Run, PARTIAL_PRICING_NODES, PRICE_EPS};
 use super::stabilisation::Smoothing;
+use super::{centroid_pricing, pair_sum_pricing};
 use crate::root_lp::Duals;
 use crate::Instance;
 
@@ -225,9 +225,10 @@ pub(super) fn price_round(
     }
 }
 
-/// The root's cheap pricing before the exact round, for sse without class constraints beyond
-/// k_i ([`ColgenOptions::centroid_pricing`]): the centroid descent. Returns the columns it added;
-/// with none, the exact round follows (only it can say the LP has converged).
+/// The root's cheap pricing before the exact round, without class constraints beyond k_i:
+/// sse's centroid descent ([`ColgenOptions::centroid_pricing`]) or wcsd's grown classes
+/// ([`ColgenOptions::wcsd_pricing`]). Returns the columns it added; with none, the exact round
+/// follows (only it can say the LP has converged).
 pub(super) fn fast_round(
     inst: &Instance,
     opts: &ColgenOptions,
@@ -235,10 +236,12 @@ pub(super) fn fast_round(
     master: &mut Master,
     sol: &LpSolution,
 ) -> usize {
-    if !(opts.centroid_pricing
-        && opts.criterion == crate::Criterion::Sse
-        && opts.constraints.is_empty())
-    {
+    let search = match opts.criterion {
+        crate::Criterion::Sse if opts.centroid_pricing => centroid_pricing::columns,
+        crate::Criterion::Wcsd if opts.wcsd_pricing => pair_sum_pricing::columns,
+        _ => return 0,
+    };
+    if !opts.constraints.is_empty() {
         return 0;
     }
     let n = inst.n;
@@ -246,12 +249,13 @@ pub(super) fn fast_round(
     let kmax = inst.k.iter().copied().max().unwrap_or(1);
     let max_size = super::column::size_limit(&opts.constraints, kmax, n);
     let mut added = 0;
-    for (_, c) in centroid_pricing::columns(inst, &sol.duals, max_size, n.max(50), run.deadline) {
+    for (_, c) in search(inst, &sol.duals, max_size, n.max(50), run.deadline) {
         added += master.add_column(c) as usize;
     }
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "centroid pricing: {added} added in {:.2} s",
+            "{} pricing: {added} added in {:.2} s",
+            opts.criterion.name(),
             t.elapsed().as_secs_f64()
         );
     }

@@ -24,7 +24,7 @@ fn check_against_brute_force(
     cuts: bool,
     proof: Proof,
     smoothing: f64,
-    centroid_pricing: bool,
+    fast_pricing: bool,
 ) {
     let (_, opt) = brute_force(inst, criterion, 1).expect("k_i ≤ n: always feasible");
     let r = solve_colgen(
@@ -34,7 +34,8 @@ fn check_against_brute_force(
             cuts,
             proof,
             smoothing,
-            centroid_pricing,
+            centroid_pricing: fast_pricing,
+            wcsd_pricing: fast_pricing,
             ..ColgenOptions::default()
         },
     )
@@ -54,7 +55,8 @@ proptest! {
     #[test]
     fn colgen_equals_brute_force(n in 2usize..=10, ks in 0usize..4, seed in any::<u64>(),
                                  wcsd in any::<bool>(), cuts in any::<bool>(), matrix in any::<bool>(),
-                                 proof in 0usize..3, smooth in any::<bool>()) {
+                                 proof in 0usize..3, smooth in any::<bool>(),
+                                 fast in any::<bool>()) {
         let inst = if matrix {
             random_matrix_instance(n, KS[ks], seed)
         } else {
@@ -62,7 +64,7 @@ proptest! {
         };
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let smoothing = if smooth { 0.8 } else { 0.0 };
-        check_against_brute_force(&inst, criterion, cuts, PROOFS[proof], smoothing, true);
+        check_against_brute_force(&inst, criterion, cuts, PROOFS[proof], smoothing, fast);
     }
 }
 
@@ -72,11 +74,13 @@ proptest! {
     /// Stopped anywhere by a time limit (column generation, cuts, proof), the run's lower bound
     /// stays below the optimum and "optimal" is only said of the optimum. (A Lagrangian bound
     /// computed after the round's columns had left for the master once read the round's LP
-    /// value as a bound.)
+    /// value as a bound.) With wcsd's grown classes and their stall steps (restricted master
+    /// MIPs, dives, the bound ladder) at any size, or without them.
     #[test]
     fn bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4, seed in any::<u64>(),
                                             wcsd in any::<bool>(), micros in 50u64..20_000,
-                                            proof in 0usize..3, dive in any::<bool>()) {
+                                            proof in 0usize..3, dive in any::<bool>(),
+                                            fast in any::<bool>(), stall in any::<bool>()) {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
@@ -87,6 +91,9 @@ proptest! {
                 time_limit: Some(std::time::Duration::from_micros(micros)),
                 proof: PROOFS[proof],
                 dive,
+                wcsd_pricing: fast,
+                stall_step_min_records: if stall { 0 } else { 500 },
+                restall_spacing: if stall { 0.0 } else { 10.0 },
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -650,6 +657,66 @@ fn the_bound_ladder_runs_and_loses_no_optimum() {
     // Deterministic (no time limit): 4 of the 24 runs start the ladder; the others' exact
     // rounds bound within its first rung before the descent stalls.
     assert!(laddered >= 3, "the ladder ran in {laddered} of 24 runs");
+}
+
+/// wcsd's grown classes (`colgen::pair_sum_pricing`) take the root's rounds, and when they
+/// stall the same steps as sse's descent follow: the restricted master MIP, the dive, the bound
+/// ladder. On small instances (the steps normally start at 500 records) every bound reported
+/// stays below the brute-force optimum and the optimum is still proven; the counts make the
+/// test fail if the steps never run.
+#[test]
+fn wcsd_stall_steps_run_and_lose_no_optimum() {
+    let (mut mips, mut dives, mut ladders) = (0, 0, 0);
+    for seed in 0..30u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..]][(seed % 3) as usize];
+        let inst = if seed % 2 == 0 {
+            random_instance(10, ks, seed)
+        } else {
+            random_matrix_instance(10, ks, seed)
+        };
+        let (_, opt) = brute_force(&inst, Criterion::Wcsd, 1).expect("feasible");
+        let opts = ColgenOptions {
+            criterion: Criterion::Wcsd,
+            stall_step_min_records: 0,
+            restall_spacing: 0.0,
+            ..ColgenOptions::default()
+        };
+        let stats = solve_against_brute_force(&inst, opt, opts, &format!("seed {seed}")).stats;
+        mips += (stats.stall_mips > 0) as usize;
+        dives += (stats.stall_dives > 0) as usize;
+        ladders += (stats.scaled_bounds > 0) as usize;
+    }
+    eprintln!("stall MIPs {mips}, stall dives {dives}, ladders {ladders} of 30");
+    assert!(
+        mips >= 3 && dives >= 1 && ladders >= 1,
+        "{mips} {dives} {ladders}"
+    );
+}
+
+/// Engine against engine where brute force cannot go: wcsd's grown classes change the path of
+/// column generation, not the optimum it proves.
+#[test]
+fn wcsd_optimum_is_the_same_with_and_without_grown_classes() {
+    for (seed, ks) in [(1u64, &[3u32][..]), (2, &[2, 3, 4][..]), (3, &[4][..])] {
+        let inst = random_instance(36, ks, seed);
+        let solve = |wcsd_pricing| {
+            solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion: Criterion::Wcsd,
+                    wcsd_pricing,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
+        assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
+        assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
+        assert_eq!(with.objective, without.objective, "seed {seed}");
+        let p = with.partition.expect("a partition");
+        assert!(p.violations(&inst.k).is_empty());
+    }
 }
 
 /// The primal step at the centroid descent's first stall, its dive priced by the descent
