@@ -15,7 +15,6 @@
 use super::column::{class_cost, valid_unsplittable, Column};
 use crate::root_lp::Duals;
 use crate::{Criterion, Instance};
-use rayon::prelude::*;
 
 /// Alternations per start (the descent usually settles in 3–6).
 const MAX_STEPS: usize = 12;
@@ -34,25 +33,9 @@ pub(super) fn columns(
 ) -> Vec<(f64, Column)> {
     let n = inst.n;
     let max_size = max_size.min(n);
-    let mut found: Vec<(f64, Column)> = (0..n)
-        .into_par_iter()
-        .filter_map(|r| {
-            if crate::stop::past(deadline) {
-                return None;
-            }
-            let members = descend(inst, &duals.pi, r, max_size)?;
-            let col = Column::new(inst, Criterion::Sse, members);
-            let rc = duals.reduced_cost(&col.members, col.cost);
-            (rc < -super::run::PRICE_EPS).then_some((rc, col))
-        })
-        .collect();
-    found.sort_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then_with(|| a.1.members.cmp(&b.1.members))
-    });
-    found.dedup_by(|a, b| a.1.members == b.1.members);
-    found.truncate(limit);
-    found
+    super::column::from_every_record(inst, Criterion::Sse, duals, limit, deadline, |r| {
+        descend(inst, &duals.pi, r, max_size)
+    })
 }
 
 /// The descent from c = x_r: the last set it reached (sorted members), or `None` when no valid

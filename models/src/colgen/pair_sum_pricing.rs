@@ -13,7 +13,6 @@
 use super::column::{valid_unsplittable, Column};
 use crate::root_lp::Duals;
 use crate::{Criterion, Instance};
-use rayon::prelude::*;
 
 /// Improvement passes per start (the search usually settles in a few).
 const MAX_PASSES: usize = 16;
@@ -30,25 +29,9 @@ pub(super) fn columns(
     deadline: Option<std::time::Instant>,
 ) -> Vec<(f64, Column)> {
     let max_size = max_size.min(inst.n);
-    let mut found: Vec<(f64, Column)> = (0..inst.n)
-        .into_par_iter()
-        .filter_map(|r| {
-            if crate::stop::past(deadline) {
-                return None;
-            }
-            let members = grow(inst, &duals.pi, r, max_size)?;
-            let col = Column::new(inst, Criterion::Wcsd, members);
-            let rc = duals.reduced_cost(&col.members, col.cost);
-            (rc < -super::run::PRICE_EPS).then_some((rc, col))
-        })
-        .collect();
-    found.sort_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then_with(|| a.1.members.cmp(&b.1.members))
-    });
-    found.dedup_by(|a, b| a.1.members == b.1.members);
-    found.truncate(limit);
-    found
+    super::column::from_every_record(inst, Criterion::Wcsd, duals, limit, deadline, |r| {
+        grow(inst, &duals.pi, r, max_size)
+    })
 }
 
 /// A class holding `r`, grown from it among its nearest records: records added greedily

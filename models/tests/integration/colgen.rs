@@ -594,24 +594,24 @@ fn sse_optimum_is_the_same_with_and_without_centroid_pricing() {
             })
             .collect();
         let inst = Instance::new(1.0, k, dist).unwrap();
-        let solve = |centroid_pricing| {
-            solve_colgen(
-                &inst,
-                ColgenOptions {
-                    criterion: Criterion::Sse,
-                    centroid_pricing,
-                    ..ColgenOptions::default()
-                },
-            )
-            .unwrap()
-        };
-        let (with, without) = (solve(true), solve(false));
-        assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
-        assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
-        assert_eq!(with.objective, without.objective, "seed {seed}");
-        let p = with.partition.expect("a partition");
-        assert!(p.violations(&inst.k).is_empty());
+        same_optimum_either_way(&inst, seed, |centroid_pricing| ColgenOptions {
+            criterion: Criterion::Sse,
+            centroid_pricing,
+            ..ColgenOptions::default()
+        });
     }
+}
+
+/// Engine against engine: `inst` solved with `options(true)` and with `options(false)` is
+/// proven optimal both times, at the same objective, and the first partition is k_i-anonymous.
+fn same_optimum_either_way(inst: &Instance, seed: u64, options: impl Fn(bool) -> ColgenOptions) {
+    let solve = |on| solve_colgen(inst, options(on)).unwrap();
+    let (with, without) = (solve(true), solve(false));
+    assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
+    assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
+    assert_eq!(with.objective, without.objective, "seed {seed}");
+    let p = with.partition.expect("a partition");
+    assert!(p.violations(&inst.k).is_empty());
 }
 
 /// The bound ladder (Lagrangian bounds at scaled duals from the centroid descent's first stall)
@@ -699,23 +699,11 @@ fn wcsd_stall_steps_run_and_lose_no_optimum() {
 fn wcsd_optimum_is_the_same_with_and_without_grown_classes() {
     for (seed, ks) in [(1u64, &[3u32][..]), (2, &[2, 3, 4][..]), (3, &[4][..])] {
         let inst = random_instance(36, ks, seed);
-        let solve = |wcsd_pricing| {
-            solve_colgen(
-                &inst,
-                ColgenOptions {
-                    criterion: Criterion::Wcsd,
-                    wcsd_pricing,
-                    ..ColgenOptions::default()
-                },
-            )
-            .unwrap()
-        };
-        let (with, without) = (solve(true), solve(false));
-        assert_eq!(with.status, Status::Optimal, "{:?}", with.note);
-        assert_eq!(without.status, Status::Optimal, "{:?}", without.note);
-        assert_eq!(with.objective, without.objective, "seed {seed}");
-        let p = with.partition.expect("a partition");
-        assert!(p.violations(&inst.k).is_empty());
+        same_optimum_either_way(&inst, seed, |wcsd_pricing| ColgenOptions {
+            criterion: Criterion::Wcsd,
+            wcsd_pricing,
+            ..ColgenOptions::default()
+        });
     }
 }
 
