@@ -33,7 +33,7 @@ pub(super) fn columns(
 ) -> Vec<(f64, Column)> {
     let n = inst.n;
     let max_size = max_size.min(n);
-    super::column::from_every_record(inst, Criterion::Sse, duals, limit, deadline, |r| {
+    super::cheap_pricing::from_every_record(inst, Criterion::Sse, duals, limit, deadline, |r| {
         descend(inst, &duals.pi, r, max_size)
     })
 }

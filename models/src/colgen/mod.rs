@@ -5,6 +5,7 @@
 
 mod branch;
 mod centroid_pricing;
+mod cheap_pricing;
 pub mod column;
 mod companion;
 pub mod cuts;

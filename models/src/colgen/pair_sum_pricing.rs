@@ -29,7 +29,7 @@ pub(super) fn columns(
     deadline: Option<std::time::Instant>,
 ) -> Vec<(f64, Column)> {
     let max_size = max_size.min(inst.n);
-    super::column::from_every_record(inst, Criterion::Wcsd, duals, limit, deadline, |r| {
+    super::cheap_pricing::from_every_record(inst, Criterion::Wcsd, duals, limit, deadline, |r| {
         grow(inst, &duals.pi, r, max_size)
     })
 }
