@@ -829,8 +829,14 @@ mod tests {
         (inst, result)
     }
 
-    fn near(inst: &Instance) -> Vec<Vec<usize>> {
-        heuristics::wcsd_local::nearest(|a, b| inst.d(a, b), inst.n, None).unwrap()
+    /// [`polish`] on `result` under `extra`, with the instance's nearest lists and no deadline.
+    fn polish_under(
+        inst: &Instance,
+        result: &mut optik_models::EngineResult,
+        extra: &ClassConstraints,
+    ) -> Option<i64> {
+        let near = heuristics::wcsd_local::nearest(|a, b| inst.d(a, b), inst.n, None).unwrap();
+        polish(inst, &inst.k, extra, &near, result, None)
     }
 
     /// The local search improves an engine's unproven partition: the result takes the cheaper
@@ -840,14 +846,7 @@ mod tests {
     fn polish_takes_the_local_search_gain_and_keeps_the_bound() {
         let (inst, mut result) = interleaved(2);
         assert_eq!(result.objective, Some(8));
-        let got = polish(
-            &inst,
-            &inst.k,
-            &ClassConstraints::default(),
-            &near(&inst),
-            &mut result,
-            None,
-        );
+        let got = polish_under(&inst, &mut result, &ClassConstraints::default());
         assert_eq!(got, Some(8));
         let p = result.partition.as_ref().unwrap();
         assert!(p.violations(&inst.k).is_empty());
@@ -858,14 +857,7 @@ mod tests {
         assert_eq!(result.lower_bound, Some(2));
         // {0,1} {2,3} {4,5} {6,7}: 4, the optimum; a bound of 4 makes it proven.
         let (inst, mut result) = interleaved(4);
-        polish(
-            &inst,
-            &inst.k,
-            &ClassConstraints::default(),
-            &near(&inst),
-            &mut result,
-            None,
-        );
+        polish_under(&inst, &mut result, &ClassConstraints::default());
         assert_eq!(result.objective, Some(4));
         assert_eq!(result.status, optik_models::Status::Optimal);
     }
@@ -878,10 +870,7 @@ mod tests {
         result.status = optik_models::Status::Optimal;
         let before = result.partition.clone();
         let none = ClassConstraints::default();
-        assert_eq!(
-            polish(&inst, &inst.k, &none, &near(&inst), &mut result, None),
-            None
-        );
+        assert_eq!(polish_under(&inst, &mut result, &none), None);
         assert_eq!(result.partition, before);
         let (inst, mut result) = interleaved(2);
         let cannot = ClassConstraints {
@@ -889,10 +878,7 @@ mod tests {
             ..ClassConstraints::default()
         };
         assert!(cannot.partition_ok(result.partition.as_ref().unwrap().labels()));
-        assert_eq!(
-            polish(&inst, &inst.k, &cannot, &near(&inst), &mut result, None),
-            None
-        );
+        assert_eq!(polish_under(&inst, &mut result, &cannot), None);
         assert_eq!(result.objective, Some(8));
         assert!(result.timeline.is_empty());
     }
