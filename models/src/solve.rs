@@ -309,6 +309,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     rule: companion_rule(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),
+                    background: true,
                     ..LnsOptions::default()
                 },
             );

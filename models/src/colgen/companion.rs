@@ -3,11 +3,14 @@
 //!
 //! Column generation is mostly one thread (the master LP, the proof's MIPs, branch-and-price),
 //! so on two cores the second one idled while the search took turns with it, blocking the LP
-//! for a share of the limit. The companion takes that core instead. Its incumbents reach the
-//! run between rounds, stages and nodes ([`super::run::Run::sync_companion`]; in column
-//! generation their classes also join the master), and the run's own better incumbents (LP
-//! rounding, the MIPs) restart it from there. It stops with the run: its thread's stop token is
-//! set and the run waits for it, so the run's time limit holds.
+//! for a share of the limit. The companion takes that core instead: its workers run at the
+//! lowest priority on rayon pools of their own (`lns::parallel`), so it gets what the run
+//! leaves, the second core while the run's LP and MIPs run on one, little while the run's
+//! pricing fills both. Its incumbents reach the run between rounds, stages and nodes
+//! ([`super::run::Run::sync_companion`]; in column generation their classes also join the
+//! master), and the run's own better incumbents (LP rounding, the MIPs) restart it from there.
+//! It stops with the run: its thread's stop token is set and the run waits for it, so the
+//! run's time limit holds.
 //!
 //! When branch-and-price cannot close the gap in the time left ([`super::branch`]), the run
 //! hands its core over: the companion restarts on every core ([`Cores::All`]) and the run only

@@ -90,6 +90,9 @@ pub struct LnsOptions {
     /// The per-record bounds when the caller computed them already
     /// ([`cost::record_bounds`] of the oracle and criterion).
     pub record_bounds: Option<Vec<f64>>,
+    /// Run the workers at the lowest CPU priority, so that they only take the time other
+    /// threads of the process leave (column generation's companion search).
+    pub background: bool,
 }
 
 impl Default for LnsOptions {
@@ -113,6 +116,7 @@ impl Default for LnsOptions {
             on_improvement: None,
             on_partition: None,
             record_bounds: None,
+            background: false,
         }
     }
 }
@@ -147,6 +151,7 @@ impl std::fmt::Debug for LnsOptions {
             .field("max_neighbourhoods", &self.max_neighbourhoods)
             .field("column_budget", &self.column_budget)
             .field("cuts", &self.cuts)
+            .field("background", &self.background)
             .finish_non_exhaustive()
     }
 }
@@ -164,4 +169,6 @@ pub struct Drive {
     pub column_budget: usize,
     /// Subset-row cuts in the neighbourhoods' column generation.
     pub cuts: bool,
+    /// Workers at the lowest CPU priority ([`LnsOptions::background`]).
+    pub background: bool,
 }

@@ -6,6 +6,11 @@
 //! (as long as no neighbourhood reaches its time limit and the deadline does not stop it). With
 //! more threads, results are applied in the order they finish, which depends on timing: runs
 //! with the same seed may differ.
+//!
+//! Each worker runs on a one-thread rayon pool of its own, so a neighbourhood's pricing never
+//! waits in the global pool behind other work of the process (column generation's, when the
+//! search is its companion). A companion's workers also run at the lowest CPU priority
+//! ([`Drive::background`]).
 
 use super::cost::SumCriterion;
 use super::options::Drive;
@@ -45,16 +50,29 @@ pub fn drive<O: DistanceOracle + ?Sized>(
             let job_rx = &job_rx;
             let token = token.clone();
             scope.spawn(move || {
-                crate::stop::with_token(token, || loop {
-                    let job = job_rx.lock().expect("no worker panics holding it").recv();
-                    let Ok(job) = job else { break };
-                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        solve_job(oracle, criterion, limits, job)
-                    }));
-                    if res_tx.send(out).is_err() {
-                        break;
+                let background = limits.background;
+                let work = move || {
+                    if background {
+                        lowest_priority();
                     }
-                })
+                    crate::stop::with_token(token, || loop {
+                        let job = job_rx.lock().expect("no worker panics holding it").recv();
+                        let Ok(job) = job else { break };
+                        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            solve_job(oracle, criterion, limits, job)
+                        }));
+                        if res_tx.send(out).is_err() {
+                            break;
+                        }
+                    })
+                };
+                // A neighbourhood's pricing runs on its worker's own one-thread pool: on the
+                // global pool it queued behind column generation's tasks when the search runs
+                // as its companion (neighbourhoods of 0.25 s took 3-4 s).
+                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(pool) if own_pool() => pool.install(work),
+                    _ => work(),
+                }
             });
         }
         drop(res_tx);
@@ -127,9 +145,57 @@ pub fn drive<O: DistanceOracle + ?Sized>(
     })
 }
 
+/// Whether workers price on pools of their own (`OPTIK_LNS_OWN_POOL=0`: on the global pool,
+/// as before; an ablation knob).
+fn own_pool() -> bool {
+    std::env::var("OPTIK_LNS_OWN_POOL").map_or(true, |v| v != "0")
+}
+
+/// Puts the calling thread at the lowest CPU priority (nice 19; threads it starts inherit
+/// it). Linux schedules threads by their own nice value, so the rest of the process keeps its
+/// share. Elsewhere nothing changes. `OPTIK_COMPANION_NICE` sets another nice value (0: the
+/// process's own; an ablation knob).
+fn lowest_priority() {
+    let nice = std::env::var("OPTIK_COMPANION_NICE")
+        .ok()
+        .and_then(|v| v.parse::<i32>().ok())
+        .unwrap_or(19);
+    if nice <= 0 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // Linux keeps a nice value per thread: the thread's id names it here. A failure
+        // leaves the priority as it was.
+        let tid = rustix::thread::gettid();
+        let _ = rustix::process::setpriority_process(Some(tid), nice.min(19));
+    }
+}
+
 /// Waits for the `running` jobs still out, so the workers end before the error is returned.
 fn drain(res_rx: &mpsc::Receiver<Outcome>, running: usize) {
     for _ in 0..running {
         let _ = res_rx.recv();
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::lowest_priority;
+    use rustix::process::getpriority_process;
+    use rustix::thread::gettid;
+
+    /// The thread that asks gets nice 19; the thread that started it keeps its own.
+    #[test]
+    fn lowest_priority_lowers_only_the_calling_thread() {
+        let before = getpriority_process(Some(gettid())).expect("own priority");
+        let worker = std::thread::spawn(|| {
+            lowest_priority();
+            getpriority_process(Some(gettid())).expect("own priority")
+        })
+        .join()
+        .expect("no panic");
+        assert_eq!(worker, 19);
+        assert_eq!(getpriority_process(Some(gettid())).unwrap(), before);
     }
 }

@@ -58,6 +58,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         max_neighbourhoods: opts.max_neighbourhoods,
         column_budget: opts.column_budget,
         cuts: opts.cuts,
+        background: opts.background,
     };
     let mut search = search::Search::new(oracle, criterion, start, &mut opts, bounds);
     let setup_s = t0.elapsed().as_secs_f64();
