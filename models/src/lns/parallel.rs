@@ -69,9 +69,12 @@ pub fn drive<O: DistanceOracle + ?Sized>(
                 // A neighbourhood's pricing runs on its worker's own one-thread pool: on the
                 // global pool it queued behind column generation's tasks when the search runs
                 // as its companion (neighbourhoods of 0.25 s took 3-4 s).
-                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(pool) if own_pool() => pool.install(work),
-                    _ => work(),
+                let pool = own_pool()
+                    .then(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok())
+                    .flatten();
+                match pool {
+                    Some(pool) => pool.install(work),
+                    None => work(),
                 }
             });
         }
