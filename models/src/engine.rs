@@ -166,6 +166,10 @@ pub struct EngineStats {
     /// grown classes; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_dives: u64,
+    /// Of those, the dives that waited for the bound ladder's first bound (see
+    /// `ColgenOptions::ladder_before_dive`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deferred_stall_dives: u64,
     /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and
     /// one at each later stall whose LP has fallen by 0.02% since the last (see
     /// `colgen::solve`).

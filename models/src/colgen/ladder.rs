@@ -67,6 +67,9 @@ pub(crate) struct Ladder {
     /// about as 1/(1 − θ(1 − t)) (Tarragona, k = 10: this product stayed within 0.9–1.1 s
     /// from (0.95, 0.01) to (0.99, 0.005)), so it predicts the next rung's.
     cost: Option<f64>,
+    /// Whether a search has raised the run's bound yet (the stall's deferred dive waits for
+    /// it).
+    bounded: bool,
 }
 
 /// A rung's search to resume: where it ran, and each root task's minimum if it ran to its end.
@@ -91,6 +94,12 @@ impl Ladder {
     /// True while the ladder replaces the exact pricing rounds.
     pub(super) fn active(&self) -> bool {
         self.active
+    }
+
+    /// True once a search has bounded the run, or when the ladder is not (or no longer)
+    /// active: what the stall's deferred dive waits for.
+    pub(super) fn bounded_or_done(&self) -> bool {
+        self.bounded || !self.active
     }
 
     /// Prices the next useful rung at the master's duals `sol`: raises the run's bound, adds
@@ -171,6 +180,7 @@ impl Ladder {
             .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
         if let Some(l) = bound {
             run.raise_lower(l);
+            self.bounded = true;
         }
         let mut added = 0;
         let listed = found.columns.len();

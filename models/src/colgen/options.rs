@@ -95,6 +95,15 @@ pub struct ColgenOptions {
     /// exact rounds while they raise the bound ([`super::ladder`]). Default true;
     /// `OPTIK_BOUND_LADDER=0` turns it off (an ablation knob).
     pub bound_ladder: bool,
+    /// When the fast pricing first stalls after this share of the time limit (with no limit:
+    /// when the share is 0) and the bound ladder starts there, the stall's dive waits until a
+    /// rung has bounded the run. A late stall's dive (40% of the time left when the gap is
+    /// wide) left no time for the first rung: Census, k = 10, stall at 304 s of 600, dive
+    /// 120 s, the rung unfinished at the limit and the bound the per-record one (gap 35.6%).
+    /// An early stall dives first, as before (Tarragona, k = 10, and wcsd at 1,000 records in
+    /// 60 s stall early). Default 0.5; `OPTIK_LADDER_FIRST=S` sets it, `off` dives first
+    /// always (an ablation knob).
+    pub ladder_first_after: Option<f64>,
     /// The fast pricing's first stall gets a primal step (the LP's rounding, the
     /// restricted master's MIP, and a dive when the incumbent stays far above the LP) from
     /// this many records. Default 500: smaller instances (the large-neighbourhood search's
@@ -221,6 +230,10 @@ impl Default for ColgenOptions {
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
+            ladder_first_after: match std::env::var("OPTIK_LADDER_FIRST").as_deref() {
+                Ok("off") => None,
+                _ => Some(env_number::<f64>("OPTIK_LADDER_FIRST").map_or(0.5, |s| s.max(0.0))),
+            },
             stall_step_min_records: 500,
             restall_spacing: 10.0,
             proof_mip_nodes: None,
@@ -252,6 +265,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)
+            .field("ladder_first_after", &self.ladder_first_after)
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)

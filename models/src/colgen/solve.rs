@@ -262,6 +262,9 @@ fn column_generation(
     let mut stall_mip_lp = f64::INFINITY;
     let mut stall_mip_time = (Instant::now(), 0.0);
     let mut ladder = Ladder::default();
+    // The first stall's dive when it waits for the ladder's first bound: its share of the
+    // time left then (see `ColgenOptions::ladder_before_dive`).
+    let mut deferred_dive: Option<f64> = None;
     // Seconds the dives took: the cut rounds' clock leaves them out (see `CUT_TIME_SHARE`).
     let mut dive_s = 0.0;
     let early_at = early_search_at(inst, opts, run);
@@ -333,10 +336,24 @@ fn column_generation(
                 } else {
                     STALL_DIVE_SHARE
                 };
-                dive_s += dive_and_restore(inst, opts, run, master, sol, share, Stage::Stall);
-                continue;
+                if opts.bound_ladder && stall_is_late(opts, run) {
+                    ladder.start(sol.duals.value(), run.lower);
+                }
+                if !ladder.active() {
+                    dive_s += dive_and_restore(inst, opts, run, master, sol, share, Stage::Stall);
+                    continue;
+                }
+                deferred_dive = Some(share);
             }
             run.deadline = pricing_deadline;
+        } else if fast_added == 0 && ladder.bounded_or_done() && deferred_dive.is_some() {
+            // The ladder has bounded the run: the stall's dive now (its share of the time
+            // left now).
+            run.deadline = hard;
+            let share = deferred_dive.take().unwrap_or(STALL_DIVE_SHARE);
+            run.stats.deferred_stall_dives += 1;
+            dive_s += dive_and_restore(inst, opts, run, master, sol, share, Stage::Stall);
+            continue;
         } else if fast_added == 0
             && descent.1
             && sol.objective < (1.0 - RESTALL_LP_DROP) * stall_mip_lp
@@ -865,6 +882,18 @@ fn dive_and_restore(
     master.compact(|_| true);
     run.sync_companion(inst);
     started.elapsed().as_secs_f64()
+}
+
+/// Whether the descent's first stall comes late enough for its dive to wait for the bound
+/// ladder's first bound (see `ColgenOptions::ladder_first_after`).
+fn stall_is_late(opts: &ColgenOptions, run: &Run) -> bool {
+    let Some(share) = opts.ladder_first_after else {
+        return false;
+    };
+    match opts.time_limit {
+        Some(limit) => run.start.elapsed().as_secs_f64() >= share * limit.as_secs_f64(),
+        None => share <= 0.0,
+    }
 }
 
 /// The dive at the descent's first stall runs when the incumbent is more than this

@@ -125,7 +125,8 @@ proptest! {
     #[test]
     fn sse_bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4,
                                                 seed in any::<u64>(), micros in 50u64..20_000,
-                                                centroid in any::<bool>(), stall in any::<bool>()) {
+                                                centroid in any::<bool>(), stall in any::<bool>(),
+                                                ladder_first in any::<bool>()) {
         let inst = random_sse_instance(n, KS[ks], seed);
         let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
         let r = solve_colgen(
@@ -137,6 +138,7 @@ proptest! {
                 // The descent's stall steps (restricted master MIPs, the dive) at any size.
                 stall_step_min_records: if stall { 0 } else { 500 },
                 restall_spacing: if stall { 0.0 } else { 10.0 },
+                ladder_first_after: ladder_first.then_some(0.0),
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -723,6 +725,29 @@ fn the_stall_dive_runs_and_loses_no_optimum() {
     assert!(dived >= 3, "the stall dive ran in {dived} of 24 runs");
 }
 
+/// With the bound ladder started at a late first stall (here any stall: the share is 0), the
+/// stall's dive waits for the ladder's first bound (`ColgenOptions::ladder_first_after`);
+/// either order proves the brute-force optimum with every bound below it. The counts make the
+/// test fail if no dive waits, or if one waits when the knob says dive first.
+#[test]
+fn the_stall_dive_waits_for_the_ladder_and_loses_no_optimum() {
+    let (mut waited, mut waited_when_off) = (0, 0);
+    for seed in 0..24u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..]][(seed % 3) as usize];
+        let on = stall_step_run_with(seed, ks, true);
+        waited += (on.deferred_stall_dives > 0) as usize;
+        assert!(on.deferred_stall_dives <= on.stall_dives, "seed {seed}");
+        let off = stall_step_run_with(seed, ks, false);
+        waited_when_off += off.deferred_stall_dives as usize;
+    }
+    // Deterministic (no time limit): 6 of the 24 runs dive at the stall, all after a bound.
+    assert!(
+        waited >= 3,
+        "a stall dive waited for the ladder in {waited} of 24 runs"
+    );
+    assert_eq!(waited_when_off, 0);
+}
+
 #[test]
 fn a_later_stall_solves_the_restricted_master_again_and_loses_no_optimum() {
     let mut again = 0;
@@ -740,12 +765,19 @@ fn a_later_stall_solves_the_restricted_master_again_and_loses_no_optimum() {
 /// random instance of 10 records, checks the partition, the optimum and every bound reported
 /// against brute force, and returns the run's statistics.
 fn stall_step_run(seed: u64, ks: &[u32]) -> optik_models::EngineStats {
+    stall_step_run_with(seed, ks, false)
+}
+
+/// [`stall_step_run`] with the stall's dive waiting for the ladder's first bound
+/// (`ladder_first`: at any stall) or not.
+fn stall_step_run_with(seed: u64, ks: &[u32], ladder_first: bool) -> optik_models::EngineStats {
     let inst = random_sse_instance(10, ks, seed);
     let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
     let opts = ColgenOptions {
         criterion: Criterion::Sse,
         stall_step_min_records: 0,
         restall_spacing: 0.0,
+        ladder_first_after: ladder_first.then_some(0.0),
         ..ColgenOptions::default()
     };
     solve_against_brute_force(&inst, opt, opts, &format!("seed {seed}")).stats
