@@ -167,7 +167,7 @@ pub struct EngineStats {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_dives: u64,
     /// Of those, the dives that waited for the bound ladder's first bound (see
-    /// `ColgenOptions::ladder_before_dive`).
+    /// `ColgenOptions::ladder_first_after`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub deferred_stall_dives: u64,
     /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and

@@ -263,7 +263,7 @@ fn column_generation(
     let mut stall_mip_time = (Instant::now(), 0.0);
     let mut ladder = Ladder::default();
     // The first stall's dive when it waits for the ladder's first bound: its share of the
-    // time left then (see `ColgenOptions::ladder_before_dive`).
+    // time left then (see `ColgenOptions::ladder_first_after`).
     let mut deferred_dive: Option<f64> = None;
     // Seconds the dives took: the cut rounds' clock leaves them out (see `CUT_TIME_SHARE`).
     let mut dive_s = 0.0;
