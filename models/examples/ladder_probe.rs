@@ -4,7 +4,9 @@
 //! nodes split over the root tasks. For tuning the ladder without re-running the minutes of
 //! column generation before it. Not a timed test.
 //!
-//! Usage: `ladder_probe DUMP THETA T FACTOR` (RAYON_NUM_THREADS sets the threads)
+//! Usage: `ladder_probe DUMP THETA T FACTOR [SECONDS]` (RAYON_NUM_THREADS sets the threads;
+//! SECONDS stops the search at that deadline, its tasks wound down to their frontiers as the
+//! ladder's are, and prints how long the wind-down took).
 
 use optik_models::colgen::ladder::rung_search;
 use optik_models::colgen::pricing::{Mode, SearchOptions};
@@ -14,9 +16,13 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [path, theta, t, factor] = &args[..] else {
-        eprintln!("usage: ladder_probe DUMP THETA T FACTOR");
-        std::process::exit(2);
+    let (path, theta, t, factor, seconds) = match &args[..] {
+        [p, th, t, f] => (p, th, t, f, None),
+        [p, th, t, f, s] => (p, th, t, f, Some(s)),
+        _ => {
+            eprintln!("usage: ladder_probe DUMP THETA T FACTOR [SECONDS]");
+            std::process::exit(2);
+        }
     };
     let num = |s: &str| -> f64 { s.parse().expect("a number") };
     let text = std::fs::read_to_string(path).expect("a readable dump");
@@ -29,8 +35,12 @@ fn main() {
     let max_classes = v["max_classes"].as_f64().expect("max_classes");
     let cover = v["cover"].as_u64().map(|c| c as u32);
     let value = duals.value();
+    let started = Instant::now();
+    let deadline = seconds.map(|s| started + std::time::Duration::from_secs_f64(num(s)));
     let base = SearchOptions {
         cover,
+        deadline,
+        bound_at_deadline: true,
         ..SearchOptions::new(
             Criterion::Sse,
             Mode::Best {
@@ -39,7 +49,6 @@ fn main() {
             },
         )
     };
-    let started = Instant::now();
     let (point, found) = rung_search(
         &inst,
         &duals,
@@ -49,7 +58,7 @@ fn main() {
         base,
     );
     let secs = started.elapsed().as_secs_f64();
-    let bound = (!found.partial || found.root_minima.is_some())
+    let bound = ((!found.partial && !found.timed_out) || found.root_minima.is_some())
         .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
     let mut tasks = found.task_nodes.clone();
     tasks.sort_unstable_by(|a, b| b.cmp(a));
@@ -59,11 +68,12 @@ fn main() {
         .as_ref()
         .map_or(0, |m| m.iter().filter(|&&x| x < found.threshold).count());
     println!(
-        "value {value:.0} bound {} ({:.4} of value) nodes {} partial {} columns {} secs {secs:.2}",
+        "value {value:.0} bound {} ({:.4} of value) nodes {} partial {} timed out {} columns {} secs {secs:.2}",
         bound.map_or("-".into(), |b| format!("{b:.0}")),
         bound.map_or(f64::NAN, |b| b / value),
         found.nodes,
         found.partial,
+        found.timed_out,
         found.columns.len(),
     );
     println!(

@@ -162,6 +162,11 @@ pub struct EngineStats {
     /// `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub scaled_bounds: u64,
+    /// Of those, the calibration rungs: the first search of a ladder that must end by a
+    /// deadline of its own (a deferred stall dive's), run to measure the time the next rungs
+    /// are fitted to (see `colgen::ladder`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub calibration_rungs: u64,
     /// Dives at the first stall of the root's fast pricing (sse's centroid descent, wcsd's
     /// grown classes; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]

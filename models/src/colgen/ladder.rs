@@ -67,9 +67,16 @@ pub(crate) struct Ladder {
     /// about as 1/(1 − θ(1 − t)) (Tarragona, k = 10: this product stayed within 0.9–1.1 s
     /// from (0.95, 0.01) to (0.99, 0.005)), so it predicts the next rung's.
     cost: Option<f64>,
+    /// The [`CALIBRATION_RUNG`]'s search, when it ran to its end: the share of the master's
+    /// value its rung proves and its seconds (the next rungs are fitted to the time left from
+    /// them until a rung's `cost` is known).
+    calibration: Option<(f64, f64)>,
     /// Whether a search has raised the run's bound yet (the stall's deferred dive waits for
     /// it).
     bounded: bool,
+    /// Whether the next search must end by a deadline of its own (see
+    /// [`Ladder::set_own_deadline`]).
+    own_deadline: bool,
 }
 
 /// A rung's search to resume: where it ran, and each root task's minimum if it ran to its end.
@@ -96,6 +103,13 @@ impl Ladder {
         self.active
     }
 
+    /// Whether the next search must end by a deadline of its own, before the run's (a waiting
+    /// stall dive's time is kept after it): with no rung's time measured yet, the
+    /// [`CALIBRATION_RUNG`] then comes first.
+    pub(super) fn set_own_deadline(&mut self, own: bool) {
+        self.own_deadline = own;
+    }
+
     /// True once a search has bounded the run, or when the ladder is not (or no longer)
     /// active: what the stall's deferred dive waits for.
     pub(super) fn bounded_or_done(&self) -> bool {
@@ -106,7 +120,11 @@ impl Ladder {
     /// the columns it finds (negative at the duals: the LP must be solved again) and returns
     /// how many. A rung that ends without columns is passed; one its node budget stops is
     /// searched again with twice the budget, and past [`MAX_BUDGET_FACTOR`] the ladder ends
-    /// (the exact rounds take over).
+    /// (the exact rounds take over). When the search has a deadline of its own
+    /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet, [`CALIBRATION_RUNG`] comes first, so
+    /// that the next rung is one that fits. A search the deadline stops still
+    /// bounds (its tasks wind down to their frontiers: [`SearchOptions::bound_at_deadline`]),
+    /// keeps its columns and returns the stop; it is resumed if the duals stay the same.
     pub(super) fn step(
         &mut self,
         inst: &Instance,
@@ -134,6 +152,15 @@ impl Ladder {
         let (theta, t) = match (resume.as_ref().map(|r| r.point), self.cost, run.remaining()) {
             // A search its budget stopped goes on where it was.
             (Some(point), _, _) => point,
+            (None, None, Some(left)) => match self.calibration {
+                Some(measured) => calibrated_rung(next, measured, left)
+                    .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
+                    .unwrap_or(next),
+                None if self.own_deadline && rung_bound(CALIBRATION_RUNG, value) > run.lower => {
+                    CALIBRATION_RUNG
+                }
+                None => next,
+            },
             (None, Some(cost), Some(left)) => fitting_rung(next, cost, left)
                 .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
                 .unwrap_or(next),
@@ -155,6 +182,7 @@ impl Ladder {
         let fresh = settled.is_none();
         let base = SearchOptions {
             settled: settled.as_deref(),
+            bound_at_deadline: true,
             ..pricing_options(
                 opts,
                 run,
@@ -166,17 +194,19 @@ impl Ladder {
         };
         let (point, mut found) =
             rung_search(inst, &sol.duals, (theta, t), factor, max_classes, base);
-        if found.timed_out {
-            return Err(RoundStop {
-                why: "time limit during pricing",
-                lagrange: None,
-            });
-        }
         run.stats.scaled_bounds += 1;
-        if fresh && !found.partial {
-            self.cost = Some(started.elapsed().as_secs_f64() * (1.0 - rung_bound((theta, t), 1.0)));
+        run.stats.calibration_rungs += ((theta, t) == CALIBRATION_RUNG) as u64;
+        let complete = !found.partial && !found.timed_out;
+        if fresh && complete {
+            let secs = started.elapsed().as_secs_f64();
+            if (theta, t) == CALIBRATION_RUNG {
+                self.calibration = Some((rung_bound((theta, t), 1.0), secs));
+            } else {
+                self.cost = Some(secs * (1.0 - rung_bound((theta, t), 1.0)));
+            }
         }
-        let bound = (!found.partial || found.root_minima.is_some())
+        // Wound down at the deadline, the tasks' minima still bound (their frontiers').
+        let bound = (complete || found.root_minima.is_some())
             .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
         if let Some(l) = bound {
             run.raise_lower(l);
@@ -189,7 +219,22 @@ impl Ladder {
                 added += master.add_column(c) as usize;
             }
         }
-        if added == 0 {
+        let stopped_tasks = |minima: &[f64]| -> Vec<Option<f64>> {
+            minima
+                .iter()
+                .zip(&found.task_stopped)
+                .map(|(&m, &stopped)| (!stopped).then_some(m))
+                .collect()
+        };
+        if found.timed_out {
+            if let (0, Some(minima)) = (listed, &found.root_minima) {
+                self.resume = Some(Resume {
+                    point: (theta, t),
+                    duals: sol.duals.clone(),
+                    settled: stopped_tasks(minima),
+                });
+            }
+        } else if added == 0 {
             if !found.partial {
                 if (theta, t) == next {
                     self.rung += 1;
@@ -201,11 +246,7 @@ impl Ladder {
                     self.resume = Some(Resume {
                         point: (theta, t),
                         duals: sol.duals.clone(),
-                        settled: minima
-                            .iter()
-                            .zip(&found.task_stopped)
-                            .map(|(&m, &stopped)| (!stopped).then_some(m))
-                            .collect(),
+                        settled: stopped_tasks(minima),
                     });
                 }
             } else {
@@ -218,9 +259,21 @@ impl Ladder {
                 "ladder θ {theta} t {t} budget ×{factor}: bound {bound:?}, {} nodes (largest task {most}, {} tasks run), {}, {added} added, {:.2} s",
                 found.nodes,
                 found.task_nodes.iter().filter(|&&x| x > 0).count(),
-                if found.partial { "partial" } else { "complete" },
+                if found.timed_out {
+                    "stopped by the deadline"
+                } else if found.partial {
+                    "partial"
+                } else {
+                    "complete"
+                },
                 started.elapsed().as_secs_f64()
             );
+        }
+        if found.timed_out {
+            return Err(RoundStop {
+                why: "time limit during pricing",
+                lagrange: None,
+            });
         }
         Ok(added)
     }
@@ -285,6 +338,19 @@ fn dump(
     }
 }
 
+/// The rung searched first when the ladder must end by a deadline of its own and no rung has
+/// measured its time yet: cheap enough to end in most windows, and above the per-record
+/// bound where that is weak (Census, k = 10: 65% of the LP), it measures the time the next
+/// rungs are fitted to ([`calibrated_rung`]).
+pub const CALIBRATION_RUNG: (f64, f64) = (0.8, 0.01);
+
+/// How a rung's time grows with the share f of the master's value it proves, from the
+/// calibration rung on: as (1 − f)^−α. Census, k = 10, at a stall's duals (one search each,
+/// 2 threads): (0.8, 0.01) 12.2 s, (0.85, 0.01) 25.8 s, (0.9, 0.01) 63.9 s, (0.95, 0.01)
+/// 212.7 s; from the first, α = 2.57 to the third and 2.29 to the fourth. (Between higher
+/// rungs on Tarragona it is about 1: [`Ladder`]'s `cost`.)
+const CALIBRATED_GROWTH: f64 = 2.5;
+
 /// Share of the time left a rung is predicted to take at most, for [`fitting_rung`] to keep it
 /// (the rest covers columns found and searched again).
 const FIT_SHARE: f64 = 0.8;
@@ -307,6 +373,21 @@ fn fitting_rung(next: (f64, f64), cost: f64, left: f64) -> Option<(f64, f64)> {
     let fraction = 1.0 - cost / budget;
     let theta = fraction / (1.0 - FIT_T);
     (theta < next.0).then_some((theta, FIT_T))
+}
+
+/// The rung to search instead of `next` when `next` is predicted, from the calibration
+/// rung's `(share, seconds)` and [`CALIBRATED_GROWTH`], to take more than [`FIT_SHARE`] of the
+/// `left` seconds: the one with t = [`FIT_T`] predicted to take that share. `None` when `next`
+/// fits or no rung above the calibration's does.
+fn calibrated_rung(next: (f64, f64), (share, secs): (f64, f64), left: f64) -> Option<(f64, f64)> {
+    let budget = FIT_SHARE * left;
+    let predict = |f: f64| secs * ((1.0 - share) / (1.0 - f)).powf(CALIBRATED_GROWTH);
+    if predict(rung_bound(next, 1.0)) <= budget || secs >= budget {
+        return None;
+    }
+    let fraction = 1.0 - (1.0 - share) * (secs / budget).powf(1.0 / CALIBRATED_GROWTH);
+    let theta = fraction / (1.0 - FIT_T);
+    (fraction > share && theta < next.0).then_some((theta, FIT_T))
 }
 
 /// The bound a rung proves at a master value when its search ends without columns.
@@ -352,5 +433,21 @@ mod tests {
         assert!((predicted - FIT_SHARE * 180.0).abs() < 1e-9, "{predicted}");
         // No time for any rung: the next one is kept (its partial search still bounds).
         assert_eq!(fitting_rung(RUNGS[1], cost, 7.0), None);
+    }
+
+    #[test]
+    fn after_the_calibration_rung_the_next_fits_the_time_left() {
+        // Census, k = 10: the calibration rung proved 0.792 of the value in 12.15 s; (0.9,
+        // 0.01) took 63.9 s and (0.95, 0.01) 212.7 s.
+        let measured = (rung_bound(CALIBRATION_RUNG, 1.0), 12.15);
+        // 84 s left: a rung predicted at 0.8 · 84 s, proving about 0.89 (measured: 0.891 in
+        // 63.9 s), instead of (0.95, 0.01).
+        let (theta, t) = calibrated_rung(RUNGS[0], measured, 84.0).expect("a lower rung");
+        let f = rung_bound((theta, t), 1.0);
+        assert!(f > 0.885 && f < 0.9, "{f}");
+        // Time for the next rung as predicted (12.15 · (0.208/0.0595)^2.5 = 278 s): kept.
+        assert_eq!(calibrated_rung(RUNGS[0], measured, 360.0), None);
+        // No more time than the calibration took: nothing better fits.
+        assert_eq!(calibrated_rung(RUNGS[0], measured, 12.0), None);
     }
 }

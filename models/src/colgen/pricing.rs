@@ -44,7 +44,8 @@ pub struct Found {
     pub task_nodes: Vec<u64>,
     /// Whether the node budget stopped each root task (canonical order).
     pub task_stopped: Vec<bool>,
-    /// Partial pricing not cut short by the deadline: for every root task (the columns whose
+    /// Partial pricing not cut short by the deadline (or cut short with
+    /// [`SearchOptions::bound_at_deadline`]): for every root task (the columns whose
     /// first member in the canonical order is one record), a lower bound on its columns'
     /// reduced costs, at most 0 (a task run to its end: its least; a task its node budget
     /// stopped: the least of that and its frontier's bound). Classes of a partition have
@@ -125,6 +126,9 @@ struct Ctx<'a> {
     /// The calling thread's stop token (the root tasks run on rayon's threads).
     token: Option<std::sync::Arc<AtomicBool>>,
     timed_out: AtomicBool,
+    /// Partial pricing with [`SearchOptions::bound_at_deadline`]: the deadline has come, and
+    /// every task stops at its next node (bounded by its frontier) instead of aborting.
+    wind_down: Option<AtomicBool>,
     /// Partial pricing: each root task stops after this many nodes once it found a column.
     node_budget: Option<u64>,
     /// Partial pricing: a task that found nothing stops after this many nodes
@@ -181,6 +185,24 @@ impl Ctx<'_> {
 
     fn threshold(&self) -> f64 {
         f64::from_bits(self.threshold.load(Ordering::Relaxed))
+    }
+
+    /// The deadline (or a stop request) has come: the tasks wind down (see
+    /// [`SearchOptions::bound_at_deadline`]) or the search aborts.
+    fn deadline_passed(&self) {
+        self.timed_out.store(true, Ordering::Relaxed);
+        match &self.wind_down {
+            Some(w) => w.store(true, Ordering::Relaxed),
+            None => self.abort.store(true, Ordering::Relaxed),
+        }
+    }
+
+    /// True once the tasks wind down at the deadline.
+    #[inline]
+    fn winding_down(&self) -> bool {
+        self.wind_down
+            .as_ref()
+            .is_some_and(|w| w.load(Ordering::Relaxed))
     }
 
     /// Records a column; returns false when the search must stop (budget).
@@ -301,6 +323,13 @@ pub struct SearchOptions<'a> {
     /// or its columns are already known). The bound ladder searches a rung again with a larger
     /// node budget this way, running only the tasks the budget stopped.
     pub settled: Option<&'a [Option<f64>]>,
+    /// Partial pricing: when the deadline (or a stop request) comes, every root task stops as
+    /// its node budget would stop it instead of aborting: a running task bounds what it left
+    /// unexplored by its frontier, an unstarted one by the completion bound of its first record,
+    /// so [`Found::root_minima`] still bounds (`timed_out` is set too). Costs one such bound
+    /// per unstarted task after the deadline (Census, 1,080 records: well under a second). The
+    /// bound ladder sets it: a rung the deadline stops still raises the run's bound.
+    pub bound_at_deadline: bool,
 }
 
 /// Pairs of records decided together or apart in a branch-and-price node.
@@ -333,6 +362,7 @@ impl SearchOptions<'static> {
             branching: None,
             cover: None,
             settled: None,
+            bound_at_deadline: false,
         }
     }
 }
@@ -349,6 +379,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         branching,
         cover,
         settled,
+        bound_at_deadline,
     } = *opts;
     let n = inst.n;
     let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
@@ -431,6 +462,10 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
             *slot = near[rec as usize * near_width + j] as f64 / 2.0;
         }
     }
+    let partial_k = match (node_budget, mode) {
+        (Some(_), Mode::Best { k, .. }) => Some(k),
+        _ => None,
+    };
     let ctx = Ctx {
         inst,
         by_position,
@@ -447,6 +482,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         deadline,
         token: crate::stop::token(),
         timed_out: AtomicBool::new(false),
+        wind_down: (bound_at_deadline && partial_k.is_some()).then(|| AtomicBool::new(false)),
         node_budget,
         empty_budget: node_budget.and_then(|b| empty_budget_factor().map(|f| b.saturating_mul(f))),
         extra,
@@ -470,10 +506,6 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         .collect();
     let root_info = ListInfo::new(&ctx, &root);
     let ncuts = duals.cuts.len();
-    let partial_k = match (node_budget, mode) {
-        (Some(_), Mode::Best { k, .. }) => Some(k),
-        _ => None,
-    };
     let results: Vec<TaskResult> = (0..n)
         .into_par_iter()
         .with_max_len(1)
@@ -508,6 +540,9 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 if let Some(m) = settled.and_then(|s| s.get(idx).copied().flatten()) {
                     dfs.local = None;
                     return (Vec::new(), 0, false, Some(m));
+                }
+                if crate::stop::past_under(ctx.token.as_deref(), ctx.deadline) {
+                    ctx.deadline_passed();
                 }
                 if !ctx.abort.load(Ordering::Relaxed) {
                     dfs.expand(&ctx, &root, &root_info, idx, Prefix::default());
@@ -746,8 +781,7 @@ impl Dfs {
         if self.nodes.is_multiple_of(4096)
             && crate::stop::past_under(ctx.token.as_deref(), ctx.deadline)
         {
-            ctx.timed_out.store(true, Ordering::Relaxed);
-            ctx.abort.store(true, Ordering::Relaxed);
+            ctx.deadline_passed();
         }
         if let (Some(budget), Some(local)) = (ctx.node_budget, &self.local) {
             let found = !local.heap.is_empty();
@@ -756,6 +790,11 @@ impl Dfs {
             {
                 self.stopped = true;
             }
+        }
+        // Winding down at the deadline: a task stops at its second node, so even one that
+        // starts now bounds its columns by the completion bound of its first record.
+        if self.task_nodes > 0 && ctx.winding_down() {
+            self.stopped = true;
         }
         self.task_nodes += 1;
         if self.stopped {

@@ -26,6 +26,7 @@ pub(super) fn pricing_options<'a>(
         branching: None,
         cover: opts.price_cover,
         settled: None,
+        bound_at_deadline: false,
     }
 }
 

@@ -262,9 +262,9 @@ fn column_generation(
     let mut stall_mip_lp = f64::INFINITY;
     let mut stall_mip_time = (Instant::now(), 0.0);
     let mut ladder = Ladder::default();
-    // The first stall's dive when it waits for the ladder's first bound: its share of the
-    // time left then (see `ColgenOptions::ladder_first_after`).
-    let mut deferred_dive: Option<f64> = None;
+    // The first stall's dive when it waits for the ladder's first bound (see
+    // `ColgenOptions::ladder_first_after`).
+    let mut deferred_dive: Option<DeferredDive> = None;
     // Seconds the dives took: the cut rounds' clock leaves them out (see `CUT_TIME_SHARE`).
     let mut dive_s = 0.0;
     let early_at = early_search_at(inst, opts, run);
@@ -343,14 +343,19 @@ fn column_generation(
                     dive_s += dive_and_restore(inst, opts, run, master, sol, share, Stage::Stall);
                     continue;
                 }
-                deferred_dive = Some(share);
+                deferred_dive = Some(DeferredDive::new(share, run.remaining()));
             }
             run.deadline = pricing_deadline;
-        } else if fast_added == 0 && ladder.bounded_or_done() && deferred_dive.is_some() {
-            // The ladder has bounded the run: the stall's dive now (its share of the time
-            // left now).
+        } else if fast_added == 0
+            && deferred_dive.is_some_and(|d| ladder.bounded_or_done() || d.rung_over())
+        {
+            // The ladder has bounded the run (or its rung's deadline came): the stall's dive
+            // now, with its share of the time left now or the seconds kept for it at the
+            // stall, whichever is more.
             run.deadline = hard;
-            let share = deferred_dive.take().unwrap_or(STALL_DIVE_SHARE);
+            let share = deferred_dive
+                .take()
+                .map_or(STALL_DIVE_SHARE, |d| d.share_now(run.remaining()));
             run.stats.deferred_stall_dives += 1;
             dive_s += dive_and_restore(inst, opts, run, master, sol, share, Stage::Stall);
             continue;
@@ -380,7 +385,14 @@ fn column_generation(
             ladder.start(sol.duals.value(), run.lower);
         }
         if fast_added == 0 && ladder.active() {
-            // The ladder's rung instead of an exact round: it bounds, or adds columns.
+            // The ladder's rung instead of an exact round: it bounds, or adds columns. While
+            // the stall's dive waits, the rung leaves it the seconds kept for it (stopped by
+            // that deadline, the rung still bounds, and the dive runs next).
+            let rung_end = deferred_dive.and_then(|d| d.rung_end);
+            if let Some(end) = rung_end {
+                run.deadline = Some(run.deadline.map_or(end, |d| d.min(end)));
+            }
+            ladder.set_own_deadline(rung_end.is_some());
             let step = ladder.step(inst, opts, run, master, &sol, max_classes);
             run.deadline = hard;
             run.stats.pricing_time_s += t.elapsed().as_secs_f64();
@@ -391,7 +403,12 @@ fn column_generation(
                     }
                     continue;
                 }
-                Err(_) if early_due(improved_early) && !run.out_of_time() => continue,
+                Err(_)
+                    if (early_due(improved_early) || deferred_dive.is_some())
+                        && !run.out_of_time() =>
+                {
+                    continue
+                }
                 Err(stop) => return Err(stop.why),
             }
         }
@@ -884,6 +901,47 @@ fn dive_and_restore(
     started.elapsed().as_secs_f64()
 }
 
+/// The descent's first stall's dive while it waits for the bound ladder's first bound.
+#[derive(Clone, Copy, Debug)]
+struct DeferredDive {
+    /// Its share of the time left when it runs.
+    share: f64,
+    /// Seconds kept for it: its share of the time left at the stall (`None`: no limit).
+    reserve: Option<f64>,
+    /// The ladder's searches end that long before the deadline, so a rung that would not end
+    /// in the time left (Census, k = 10: a stall at 438 s of 600, and a rung of 160–230 s)
+    /// leaves the dive the time it had at the stall, and still bounds.
+    rung_end: Option<Instant>,
+}
+
+impl DeferredDive {
+    /// The dive at a stall with `left` seconds to the deadline, with this share of them.
+    fn new(share: f64, left: Option<f64>) -> Self {
+        let reserve = left.map(|l| share * l);
+        DeferredDive {
+            share,
+            reserve,
+            rung_end: left
+                .zip(reserve)
+                .map(|(l, r)| Instant::now() + Duration::from_secs_f64((l - r).max(0.0))),
+        }
+    }
+
+    /// True once the ladder's time before the dive is over.
+    fn rung_over(&self) -> bool {
+        self.rung_end.is_some_and(|e| Instant::now() >= e)
+    }
+
+    /// The dive's share of the `left` seconds when it runs: its own share, or more to give it
+    /// the seconds kept for it (at most all of them).
+    fn share_now(&self, left: Option<f64>) -> f64 {
+        match (self.reserve, left) {
+            (Some(reserve), Some(left)) if left > 0.0 => (reserve / left).clamp(self.share, 1.0),
+            _ => self.share,
+        }
+    }
+}
+
 /// Whether the descent's first stall comes late enough for its dive to wait for the bound
 /// ladder's first bound (see `ColgenOptions::ladder_first_after`).
 fn stall_is_late(opts: &ColgenOptions, run: &Run) -> bool {
@@ -1207,6 +1265,33 @@ mod tests {
             })
             .collect();
         Instance::new(1.0, k, dist).expect("valid")
+    }
+
+    #[test]
+    fn a_deferred_dive_keeps_its_seconds_from_the_stall() {
+        // Census, k = 10: a stall at 438 s of 600 keeps 0.4 · 162 = 64.8 s for the dive; the
+        // rung may run until then.
+        let d = DeferredDive::new(0.4, Some(162.0));
+        assert!((d.reserve.unwrap() - 64.8).abs() < 1e-9);
+        let rung = d
+            .rung_end
+            .unwrap()
+            .duration_since(Instant::now())
+            .as_secs_f64();
+        assert!(rung > 97.0 && rung <= 97.2 + 1e-9, "{rung}");
+        assert!(!d.rung_over());
+        // The rung ended early (200 s left): the dive gets its share of them. It ended late
+        // (70 s left): the dive gets the 64.8 s kept for it. Past them: all that is left.
+        assert_eq!(d.share_now(Some(200.0)), 0.4);
+        assert!((d.share_now(Some(70.0)) - 64.8 / 70.0).abs() < 1e-12);
+        assert_eq!(d.share_now(Some(30.0)), 1.0);
+        // No limit: nothing kept, the rung never gives way.
+        let free = DeferredDive::new(0.4, None);
+        assert_eq!((free.reserve, free.rung_end.is_none()), (None, true));
+        assert!(!free.rung_over());
+        assert_eq!(free.share_now(None), 0.4);
+        // A stall at the deadline: the rung's time is already over.
+        assert!(DeferredDive::new(0.4, Some(0.0)).rung_over());
     }
 
     #[test]

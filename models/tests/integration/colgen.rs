@@ -405,7 +405,100 @@ proptest! {
             let bound = duals.value() + part.lagrangian_sum(max_classes);
             prop_assert!(bound <= opt as f64 + 1e-6, "budget {budget}: bound {bound} > optimum {opt}");
         }
+        // A deadline already past stops every task at its second node: without
+        // `bound_at_deadline` the search knows no minima; with it, each task is bounded by the
+        // completion bound of its first record, still at most its least reduced cost.
+        let past = std::time::Instant::now();
+        for bound_at_deadline in [false, true] {
+            let late = search(&inst, &duals, &SearchOptions {
+                node_budget: Some(u64::MAX),
+                deadline: Some(past),
+                bound_at_deadline,
+                ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
+            });
+            prop_assert!(late.timed_out);
+            prop_assert_eq!(late.root_minima.is_some(), bound_at_deadline);
+            if let Some(minima) = &late.root_minima {
+                for (a, b) in minima.iter().zip(&want) {
+                    prop_assert!(*a <= b + 1e-6, "past deadline: minima {:?} want {:?}", minima, want);
+                }
+                let bound = duals.value() + late.lagrangian_sum(max_classes);
+                prop_assert!(bound <= opt as f64 + 1e-6, "past deadline: bound {bound} > optimum {opt}");
+            }
+        }
     }
+}
+
+/// Partial pricing stopped by its deadline in the middle of its tasks, wound down
+/// (`bound_at_deadline`, as the bound ladder's rungs are): every task's minimum stays at most
+/// its least reduced cost (from the same search run to its end), whether the deadline found
+/// the task running, finished or not started. Deadlines at fractions of the full search's
+/// time, so some fall inside tasks (the deadline is read every 4,096 nodes of a task).
+#[test]
+fn a_search_wound_down_at_its_deadline_still_bounds_every_task() {
+    let mut cut_inside = 0;
+    for seed in 0..6u64 {
+        let inst = random_instance(60, &[4, 5], seed);
+        let duals = random_duals(&inst, seed ^ 0x5eed, false);
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][seed as usize % 3];
+        let opts = |deadline| SearchOptions {
+            node_budget: Some(u64::MAX),
+            deadline,
+            bound_at_deadline: true,
+            ..SearchOptions::new(
+                criterion,
+                Mode::Best {
+                    k: 5,
+                    threshold: -1e-6,
+                },
+            )
+        };
+        let started = std::time::Instant::now();
+        let full = search(&inst, &duals, &opts(None));
+        let took = started.elapsed();
+        assert!(!full.partial && !full.timed_out);
+        let exact = full
+            .root_minima
+            .expect("a complete partial pricing knows its minima");
+        for fraction in [0.05, 0.2, 0.4, 0.6, 0.8] {
+            let stopped = search(
+                &inst,
+                &duals,
+                &opts(Some(std::time::Instant::now() + took.mul_f64(fraction))),
+            );
+            let Some(minima) = &stopped.root_minima else {
+                panic!("seed {seed}: a wound-down search knows its minima");
+            };
+            for (i, (a, b)) in minima.iter().zip(&exact).enumerate() {
+                assert!(
+                    *a <= b + 1e-6,
+                    "seed {seed} at {fraction}: task {i} minimum {a} above {b}"
+                );
+            }
+            let max_classes = inst.max_classes();
+            assert!(
+                stopped.lagrangian_sum(max_classes) <= exact_sum(&exact, max_classes) + 1e-6,
+                "seed {seed} at {fraction}"
+            );
+            cut_inside += stopped
+                .task_stopped
+                .iter()
+                .zip(&stopped.task_nodes)
+                .filter(|(&s, &nodes)| s && nodes > 4096)
+                .count();
+        }
+    }
+    assert!(
+        cut_inside > 0,
+        "no deadline fell inside a task: the test does not test the wind-down"
+    );
+}
+
+/// The sum of the `max_classes` most negative minima (at most 0 each).
+fn exact_sum(minima: &[f64], max_classes: usize) -> f64 {
+    let mut m: Vec<f64> = minima.iter().map(|v| v.min(0.0)).collect();
+    m.sort_by(f64::total_cmp);
+    m.iter().take(max_classes).sum()
 }
 
 /// Branch-and-price on instances whose LP is fractional (no cuts, non-metric matrices): the
@@ -746,6 +839,38 @@ fn the_stall_dive_waits_for_the_ladder_and_loses_no_optimum() {
         "a stall dive waited for the ladder in {waited} of 24 runs"
     );
     assert_eq!(waited_when_off, 0);
+}
+
+/// With a time limit, a dive that waits keeps its share of the time left at the stall: the
+/// ladder must end before it, so its first search is the calibration rung, and the dive runs
+/// once that has bounded (or the ladder's time is over). Still the brute-force optimum with
+/// every bound below it; the count makes the test fail if no calibration rung runs.
+#[test]
+fn a_waiting_dive_keeps_its_time_and_the_ladder_calibrates_first() {
+    let mut calibrated = 0;
+    for seed in 0..24u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..]][(seed % 3) as usize];
+        let inst = random_sse_instance(10, ks, seed);
+        let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
+        let opts = ColgenOptions {
+            criterion: Criterion::Sse,
+            time_limit: Some(std::time::Duration::from_secs(60)),
+            stall_step_min_records: 0,
+            restall_spacing: 0.0,
+            ladder_first_after: Some(0.0),
+            ..ColgenOptions::default()
+        };
+        let stats = solve_against_brute_force(&inst, opt, opts, &format!("seed {seed}")).stats;
+        assert!(
+            stats.calibration_rungs <= stats.scaled_bounds,
+            "seed {seed}"
+        );
+        calibrated += (stats.calibration_rungs > 0) as usize;
+    }
+    assert!(
+        calibrated >= 1,
+        "a calibration rung ran in {calibrated} of 24 runs"
+    );
 }
 
 #[test]
