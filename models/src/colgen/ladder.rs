@@ -121,10 +121,11 @@ impl Ladder {
     /// how many. A rung that ends without columns is passed; one its node budget stops is
     /// searched again with twice the budget, and past [`MAX_BUDGET_FACTOR`] the ladder ends
     /// (the exact rounds take over). When the search has a deadline of its own
-    /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet, [`CALIBRATION_RUNG`] comes first, so
-    /// that the next rung is one that fits. A search the deadline stops still
-    /// bounds (its tasks wind down to their frontiers: [`SearchOptions::bound_at_deadline`]),
-    /// keeps its columns and returns the stop; it is resumed if the duals stay the same.
+    /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet,
+    /// [`CALIBRATION_RUNG`] comes first, so that the next rung is one that fits. A search the
+    /// deadline stops still bounds (its tasks wind down to their frontiers:
+    /// [`SearchOptions::bound_at_deadline`]), keeps its columns and returns the stop; it is
+    /// resumed if the duals stay the same.
     pub(super) fn step(
         &mut self,
         inst: &Instance,
