@@ -58,8 +58,7 @@ fn main() {
         base,
     );
     let secs = started.elapsed().as_secs_f64();
-    let bound = ((!found.partial && !found.timed_out) || found.root_minima.is_some())
-        .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
+    let bound = found.lagrangian_bound(point.value(), max_classes as usize);
     let mut tasks = found.task_nodes.clone();
     tasks.sort_unstable_by(|a, b| b.cmp(a));
     let top: u64 = tasks.iter().take(10).sum();

@@ -207,8 +207,7 @@ impl Ladder {
             }
         }
         // Wound down at the deadline, the tasks' minima still bound (their frontiers').
-        let bound = (complete || found.root_minima.is_some())
-            .then(|| point.value() + found.lagrangian_sum(max_classes as usize));
+        let bound = found.lagrangian_bound(point.value(), max_classes as usize);
         if let Some(l) = bound {
             run.raise_lower(l);
             self.bounded = true;
@@ -283,8 +282,8 @@ impl Ladder {
 /// One rung's search at the duals `duals` scaled by `theta`: the best columns below
 /// −PRICE_EPS − τ (τ = t·θ·value/max_classes), each root task limited to `factor` times the
 /// partial pricing's node budget; `base` gives the criterion, constraints, deadline and
-/// cover. Returns the scaled point (its value plus the result's
-/// [`Found::lagrangian_sum`] is the bound) and the result. Public for the probes
+/// cover. Returns the scaled point (the result's [`Found::lagrangian_bound`] at its value is
+/// the bound) and the result. Public for the probes
 /// (`examples/ladder_probe.rs`), which run exactly what the ladder runs.
 pub fn rung_search(
     inst: &Instance,

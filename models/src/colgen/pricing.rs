@@ -59,6 +59,15 @@ pub struct Found {
 }
 
 impl Found {
+    /// The Lagrangian bound at duals of value `value` (`value` + [`Found::lagrangian_sum`]),
+    /// when the search knows enough for it: it ran to its end, or it knows every task's
+    /// minimum (node-budget stops and, with [`SearchOptions::bound_at_deadline`], the
+    /// deadline's). `None` for a search the deadline aborted.
+    pub fn lagrangian_bound(&self, value: f64, max_classes: usize) -> Option<f64> {
+        let complete = !self.partial && !self.timed_out;
+        (complete || self.root_minima.is_some()).then(|| value + self.lagrangian_sum(max_classes))
+    }
+
     /// A lower bound on the sum of the reduced costs of the classes of any partition with at
     /// most `max_classes` classes: the `max_classes` most negative root minima when the search
     /// knows them (not less than the next bound when it is complete), else `max_classes` times
