@@ -97,7 +97,9 @@ pub struct ColgenOptions {
     pub bound_ladder: bool,
     /// When the fast pricing first stalls after this share of the time limit (with no limit:
     /// when the share is 0) and the bound ladder starts there, the stall's dive waits until a
-    /// rung has bounded the run. A late stall's dive (40% of the time left when the gap is
+    /// rung has bounded the run, keeping its share of the time left at the stall (the ladder
+    /// must end that long before the limit, and calibrates first: see `colgen::ladder`'s
+    /// `CALIBRATION_RUNG`). A late stall's dive (40% of the time left when the gap is
     /// wide) left no time for the first rung: Census, k = 10, stall at 304 s of 600, dive
     /// 120 s, the rung unfinished at the limit and the bound the per-record one (gap 35.6%).
     /// An early stall dives first, as before (Tarragona, k = 10, and wcsd at 1,000 records in
