@@ -4,12 +4,14 @@
 //! nodes split over the root tasks. For tuning the ladder without re-running the minutes of
 //! column generation before it. Not a timed test.
 //!
-//! Usage: `ladder_probe DUMP THETA T FACTOR [SECONDS]` (RAYON_NUM_THREADS sets the threads;
+//! Usage: `ladder_probe DUMP THETA T FACTOR [SECONDS]`: THETA is the share of the master's
+//! value at the rung's point (`ladder::rung_point`); RAYON_NUM_THREADS sets the threads;
 //! SECONDS stops the search at that deadline, its tasks wound down to their frontiers as the
-//! ladder's are, and prints how long the wind-down took).
+//! ladder's are.
 
-use optik_models::colgen::ladder::rung_search;
+use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::pricing::{Mode, SearchOptions};
+use optik_models::colgen::start::record_bounds;
 use optik_models::root_lp::Duals;
 use optik_models::{Criterion, Instance};
 use std::time::Instant;
@@ -49,10 +51,19 @@ fn main() {
             },
         )
     };
-    let (point, found) = rung_search(
+    let theta = num(theta);
+    // The ladder's point: between the duals π and the per-record bounds m (its anchor). With
+    // OPTIK_PROBE_ANCHOR=w the anchor is w·m instead (w = 0: the duals scaled toward 0, as
+    // `OPTIK_LADDER_ANCHOR=0` makes the ladder do).
+    let w = std::env::var("OPTIK_PROBE_ANCHOR").map_or(1.0, |w| num(&w));
+    let m = record_bounds(&inst, Criterion::Sse);
+    println!("per-record bound {:.0}", m.iter().sum::<f64>());
+    let anchor: Vec<f64> = m.iter().map(|x| w * x).collect();
+    let point = rung_point(&duals, theta, if w == 0.0 { &[] } else { &anchor });
+    let found = rung_search(
         &inst,
-        &duals,
-        (num(theta), num(t)),
+        &point,
+        num(t),
         factor.parse().expect("a factor"),
         max_classes,
         base,
@@ -74,6 +85,11 @@ fn main() {
         found.partial,
         found.timed_out,
         found.columns.len(),
+    );
+    println!(
+        "point value {:.0} ({:.4} of value)",
+        point.value(),
+        point.value() / value
     );
     println!(
         "tasks {} largest {:?} top-10 share {:.3} tasks below threshold {negative}",

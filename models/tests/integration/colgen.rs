@@ -4,7 +4,9 @@
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
+use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::pricing::{search, Mode, SearchOptions};
+use optik_models::colgen::start::record_bounds;
 use optik_models::colgen::Proof;
 use optik_models::criteria::evaluate;
 use optik_models::root_lp::Duals;
@@ -425,6 +427,40 @@ proptest! {
                 let bound = duals.value() + late.lagrangian_sum(max_classes);
                 prop_assert!(bound <= opt as f64 + 1e-6, "past deadline: bound {bound} > optimum {opt}");
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A ladder rung's point between the duals and the per-record bounds has θ times the
+    /// duals' value; a class negative there is negative at the duals too (the ladder adds what
+    /// it finds to the master); and the rung's search there bounds the optimum.
+    #[test]
+    fn a_rung_point_toward_the_record_bounds_keeps_the_ladder_valid(
+        n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(), crit in 0usize..3,
+        theta in 0.3f64..1.0, t in 0usize..3,
+    ) {
+        let inst = random_instance(n, KS[ks], seed);
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][crit];
+        let duals = random_duals(&inst, seed ^ 0x5eed, false);
+        let m = record_bounds(&inst, criterion);
+        let point = rung_point(&duals, theta, &m);
+        let scale = 1.0 + duals.value().abs();
+        prop_assert!((point.value() - theta * duals.value()).abs() <= 1e-9 * scale);
+        for c in all_columns(&inst, criterion) {
+            let at_point = point.reduced_cost(&c.members, c.cost);
+            let at_duals = duals.reduced_cost(&c.members, c.cost);
+            prop_assert!(at_point >= -1e-9 * scale || at_duals < 0.0,
+                "{:?}: {at_point} at the point, {at_duals} at the duals", c.members);
+        }
+        let max_classes = inst.max_classes().max(1) as f64;
+        let found = rung_search(&inst, &point, [0.0, 0.01, 0.05][t], 1, max_classes,
+                                SearchOptions::new(criterion, Mode::Best { k: 0, threshold: 0.0 }));
+        let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+        if let Some(bound) = found.lagrangian_bound(point.value(), max_classes as usize) {
+            prop_assert!(bound <= opt as f64 + 1e-6, "bound {bound} > optimum {opt}");
         }
     }
 }
