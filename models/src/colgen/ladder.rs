@@ -1,7 +1,8 @@
 //! The bound ladder: Lagrangian bounds at points below the master's duals, where the exact
 //! pricing at the duals themselves cannot end. At k = 10 (classes of 10–19 records) the
-//! centroid descent (sse; for wcsd its grown classes) brings the master LP near its value, but a pricing round at its duals runs
-//! for minutes and its partial bound stays far below (Tarragona: 27.76 against an LP of 30.15).
+//! centroid descent (sse; for wcsd its grown classes) brings the master LP near its value,
+//! but a pricing round at its duals runs for minutes and its partial bound stays far below
+//! (Tarragona: 27.76 against an LP of 30.15).
 //!
 //! Any duals give a Lagrangian bound: at a point of value θ·value(π) (θ < 1, π the master's
 //! duals) it is that value plus the `max_classes` most negative task minima of the pricing
@@ -9,11 +10,11 @@
 //! every class costs at least Σ m over its members), θ' chosen for the value ([`rung_point`];
 //! before session 25 it was θπ, toward 0). Were π optimal, every reduced cost there would be
 //! at least (1 − θ')·(cost − Σ m): the search has slack and ends. Searching only for columns
-//! below −τ (a task that finds none then counts −τ) prunes far more for the same loss. A rung (θ, t) sets
-//! τ = t·θ·value(π)/max_classes, so a complete search without columns bounds the run by
-//! θ(1 − t)·value(π). The master's duals are not optimal when the ladder runs, so a rung may
-//! find columns; they are negative at π too and go into the master, and the rung is tried
-//! again at the new duals.
+//! below −τ (a task that finds none then counts −τ) prunes far more for the same loss. A
+//! rung (θ, t) sets τ = t·θ·value(π)/max_classes, so a complete search without columns
+//! bounds the run by θ(1 − t)·value(π). The master's duals are not optimal when the ladder
+//! runs, so a rung may find columns; they are negative at π too and go into the master, and
+//! the rung is tried again at the new duals.
 //!
 //! Measured on Tarragona, k = 10, one search each at the descent's stall (value 326.5M
 //! scaled), with four times the partial pricing's node budget per task: (0.93, 0) complete in
