@@ -1022,7 +1022,9 @@ fn odd_set_cuts_on_more_than_three_records_lose_no_optimum() {
 /// where the enumeration was complete, so the run's bound rises above the root LP's and stays
 /// below the optimum. 150 random records in eight dimensions at k = 3, where HiGHS does not
 /// close every root (measured: one seed of four; at k = 4 all four, but their proofs take a
-/// minute).
+/// minute). The bound ladder is off: which root stays open depends on the columns the run
+/// collects, and with the ladder on (toward the per-record bounds, session 25) every
+/// stopped proof of seeds 0–9 closed; without it seed 3 stays open.
 #[test]
 fn a_stopped_proof_mip_leaves_a_valid_bound_above_the_lp() {
     let mut raised = 0;
@@ -1043,6 +1045,7 @@ fn a_stopped_proof_mip_leaves_a_valid_bound_above_the_lp() {
         let opts = || ColgenOptions {
             criterion: Criterion::Sse,
             proof: Proof::Enumeration,
+            bound_ladder: false,
             ..ColgenOptions::default()
         };
         let full = solve_colgen(&inst, opts()).unwrap();
