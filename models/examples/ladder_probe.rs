@@ -59,7 +59,7 @@ fn main() {
     let m = record_bounds(&inst, Criterion::Sse);
     println!("per-record bound {:.0}", m.iter().sum::<f64>());
     let anchor: Vec<f64> = m.iter().map(|x| w * x).collect();
-    let point = rung_point(&duals, theta, if w == 0.0 { &[] } else { &anchor });
+    let point = rung_point(&duals, theta, &anchor);
     let found = rung_search(
         &inst,
         &point,

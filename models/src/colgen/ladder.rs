@@ -287,8 +287,7 @@ impl Ladder {
     }
 }
 
-/// One rung's search at `point` (the master's duals scaled by θ: [`scaled`]; or moved toward
-/// a dual-feasible anchor: [`anchored`]): the best columns below −PRICE_EPS − τ
+/// One rung's search at `point` ([`rung_point`]): the best columns below −PRICE_EPS − τ
 /// (τ = t·value(point)/max_classes), each root task limited to `factor` times the partial
 /// pricing's node budget; `base` gives the criterion, constraints, deadline and cover. The
 /// result's [`Found::lagrangian_bound`] at `point`'s value is the bound. Public for the probes
@@ -432,7 +431,7 @@ fn anchor_off() -> bool {
 }
 
 /// The duals `d` scaled by `theta`, cut penalties alike: value(θd) = θ·value(d).
-pub fn scaled(d: &Duals, theta: f64) -> Duals {
+fn scaled(d: &Duals, theta: f64) -> Duals {
     Duals {
         pi: d.pi.iter().map(|p| theta * p).collect(),
         cuts: d.cuts.iter().map(|(c, m)| (c.clone(), theta * m)).collect(),
@@ -443,7 +442,7 @@ pub fn scaled(d: &Duals, theta: f64) -> Duals {
 /// scaled by θ): when `a` is dual-feasible (every class costs at least Σ a over its members,
 /// as the per-record bounds do) a column's reduced cost there is θ times its reduced cost at
 /// `d` plus (1 − θ) times a non-negative slack, like [`scaled`]'s with `a` = 0.
-pub fn anchored(d: &Duals, theta: f64, a: &[f64]) -> Duals {
+fn anchored(d: &Duals, theta: f64, a: &[f64]) -> Duals {
     Duals {
         pi: d
             .pi
