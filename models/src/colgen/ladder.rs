@@ -13,8 +13,11 @@
 //! below −τ (a task that finds none then counts −τ) prunes far more for the same loss. A
 //! rung (θ, t) sets τ = t·θ·value(π)/max_classes, so a complete search without columns
 //! bounds the run by θ(1 − t)·value(π). The master's duals are not optimal when the ladder
-//! runs, so a rung may find columns; they are negative at π too and go into the master, and
-//! the rung is tried again at the new duals.
+//! runs, so a rung may find columns; they are negative at π too and go into the master. Its
+//! tasks minimise ([`SearchOptions::minimise_tasks`]): one that finds a column keeps only its
+//! best and searches on, so a rung run to its end still bounds, losing only what its columns
+//! are below its threshold; the next rung is then priced at the new duals (the same rung again
+//! if its bound did not raise the run's).
 //!
 //! Measured on Tarragona, k = 10, one search each at the descent's stall (value 326.5M
 //! scaled), with four times the partial pricing's node budget per task: (0.93, 0) complete in
@@ -167,6 +170,7 @@ impl Ladder {
             },
             (None, Some(cost), Some(left)) => fitting_rung(next, cost, left)
                 .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
+                .or_else(|| last_rung(&RUNGS[self.rung..], cost, left))
                 .unwrap_or(next),
             _ => next,
         };
@@ -216,6 +220,7 @@ impl Ladder {
         }
         // Wound down at the deadline, the tasks' minima still bound (their frontiers').
         let bound = found.lagrangian_bound(point.value(), max_classes as usize);
+        let raised = bound.is_some_and(|l| l > run.lower);
         if let Some(l) = bound {
             run.raise_lower(l);
             self.bounded = true;
@@ -242,13 +247,16 @@ impl Ladder {
                     settled: stopped_tasks(minima),
                 });
             }
+        } else if !found.partial && (added == 0 || raised) {
+            // Run to its end, the rung has bounded (its tasks minimise: those that found
+            // columns count their least reduced cost), so the next rung is priced at the new
+            // duals; one whose columns left the bound where it was is priced again.
+            if (theta, t) == next {
+                self.rung += 1;
+            }
+            self.doublings = 0;
         } else if added == 0 {
-            if !found.partial {
-                if (theta, t) == next {
-                    self.rung += 1;
-                }
-                self.doublings = 0;
-            } else if factor < MAX_BUDGET_FACTOR {
+            if factor < MAX_BUDGET_FACTOR {
                 self.doublings += 1;
                 if let (0, Some(minima)) = (listed, &found.root_minima) {
                     self.resume = Some(Resume {
@@ -311,6 +319,7 @@ pub fn rung_search(
                 k: n.max(50),
                 threshold: -PRICE_EPS - tau,
             },
+            minimise_tasks: !minimise_off(),
             ..base
         },
     )
@@ -387,6 +396,26 @@ fn fitting_rung(next: (f64, f64), cost: f64, left: f64) -> Option<(f64, f64)> {
     (theta < next.0).then_some((theta, FIT_T))
 }
 
+/// The rung to search instead of the next of `rungs` (the ladder's, from the next on) when it
+/// is the last that fits: the next one is predicted (from `cost`, see [`Ladder`]'s field) to
+/// take at most [`FIT_SHARE`] of the `left` seconds, but the one after it not to fit in what
+/// would be left then. The highest rung predicted to fit in the time left now is searched
+/// instead, so the last rung uses the time rather than ending early (Census, k = 10, at a
+/// stall's LP: (0.95, 0.01) 80 s, then (0.975, 0.01) 140 s, ending 63 s before the deadline
+/// with (0.98, 0.01) predicted at 160 s; the product seconds × (1 − share) stayed within 3%
+/// over those two rungs in three runs). `None` when the rung after the next still fits after
+/// it or no higher rung fits.
+fn last_rung(rungs: &[(f64, f64)], cost: f64, left: f64) -> Option<(f64, f64)> {
+    let budget = FIT_SHARE * left;
+    let predict = |r: (f64, f64)| cost / (1.0 - rung_bound(r, 1.0));
+    let (&next, rest) = rungs.split_first()?;
+    let after = rest.first()?;
+    if predict(next) > budget || predict(*after) <= FIT_SHARE * (left - predict(next)) {
+        return None;
+    }
+    rest.iter().rev().copied().find(|&r| predict(r) <= budget)
+}
+
 /// The rung to search instead of `next` when `next` is predicted, from the calibration
 /// rung's `(share, seconds)` and [`CALIBRATED_GROWTH`], to take more than [`FIT_SHARE`] of the
 /// `left` seconds: the one with t = [`FIT_T`] predicted to take that share. `None` when `next`
@@ -422,6 +451,13 @@ pub fn rung_point(d: &Duals, theta: f64, anchor: &[f64]) -> Duals {
     } else {
         scaled(d, theta)
     }
+}
+
+/// `OPTIK_LADDER_MINIMISE=0` lets a rung's task that found a column stop at one node budget
+/// with every column it found, as before session 26 (for the ablation in
+/// docs/microaggregation.md).
+fn minimise_off() -> bool {
+    std::env::var_os("OPTIK_LADDER_MINIMISE").is_some_and(|v| v == "0")
 }
 
 /// `OPTIK_LADDER_ANCHOR=0` prices the rungs at the duals scaled toward 0, as before session
@@ -484,6 +520,23 @@ mod tests {
         assert!((predicted - FIT_SHARE * 180.0).abs() < 1e-9, "{predicted}");
         // No time for any rung: the next one is kept (its partial search still bounds).
         assert_eq!(fitting_rung(RUNGS[1], cost, 7.0), None);
+    }
+
+    #[test]
+    fn the_last_rung_that_fits_is_the_highest_that_fits() {
+        // Census, k = 10: (0.95, 0.01) took 80 s, so cost = 80 · 0.0595 = 4.76 s; 203 s left.
+        let cost = 80.0 * (1.0 - rung_bound(RUNGS[0], 1.0));
+        // (0.975, 0.01) is predicted at 137 s and (0.98, 0.01) at 160 s: both fit now, but
+        // not one after the other, so the higher one runs.
+        assert_eq!(last_rung(&RUNGS[1..], cost, 203.0), Some(RUNGS[2]));
+        // Time for (0.975, 0.01) and then (0.98, 0.01): the ladder climbs one at a time.
+        assert_eq!(last_rung(&RUNGS[1..], cost, 400.0), None);
+        // Time for the next only: it is the highest that fits.
+        assert_eq!(last_rung(&RUNGS[1..], cost, 175.0), None);
+        // The next does not fit: `fitting_rung`'s case.
+        assert_eq!(last_rung(&RUNGS[1..], cost, 150.0), None);
+        // The top rung has no rung after it.
+        assert_eq!(last_rung(&RUNGS[RUNGS.len() - 1..], cost, 1e6), None);
     }
 
     #[test]

@@ -143,6 +143,8 @@ struct Ctx<'a> {
     /// Partial pricing: a task that found nothing stops after this many nodes
     /// ([`EMPTY_BUDGET_FACTOR`] node budgets).
     empty_budget: Option<u64>,
+    /// [`SearchOptions::minimise_tasks`].
+    minimise_tasks: bool,
     /// Extra class constraints (empty: plain k_i-anonymity).
     extra: &'a ClassConstraints,
     /// Largest class size for each kmax (index = kmax).
@@ -339,6 +341,14 @@ pub struct SearchOptions<'a> {
     /// per unstarted task after the deadline (Census, 1,080 records: well under a second). The
     /// bound ladder sets it: a rung the deadline stops still raises the run's bound.
     pub bound_at_deadline: bool,
+    /// Partial pricing: each root task keeps only its best column (its threshold falls to
+    /// that column's reduced cost) and one that has found a column runs on to the
+    /// [`EMPTY_BUDGET_FACTOR`] budgets like one that has not, so its root minimum is its least
+    /// reduced cost, not its frontier's bound after one budget. The bound ladder sets it: at
+    /// an LP that is not converged a top rung finds a few columns (Census, k = 10: (0.975,
+    /// 0.01) found 4 after 143–147 s), and its bound should lose only what they are below
+    /// its threshold.
+    pub minimise_tasks: bool,
 }
 
 /// Pairs of records decided together or apart in a branch-and-price node.
@@ -372,6 +382,7 @@ impl SearchOptions<'static> {
             cover: None,
             settled: None,
             bound_at_deadline: false,
+            minimise_tasks: false,
         }
     }
 }
@@ -389,6 +400,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         cover,
         settled,
         bound_at_deadline,
+        minimise_tasks,
     } = *opts;
     let n = inst.n;
     let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
@@ -494,6 +506,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         wind_down: (bound_at_deadline && partial_k.is_some()).then(|| AtomicBool::new(false)),
         node_budget,
         empty_budget: node_budget.and_then(|b| empty_budget_factor().map(|f| b.saturating_mul(f))),
+        minimise_tasks,
         extra,
         cap,
         must_of,
@@ -538,7 +551,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
             },
             |dfs, idx| {
                 dfs.local = partial_k.map(|k| LocalBest {
-                    k,
+                    k: if minimise_tasks { 1 } else { k },
                     heap: BinaryHeap::new(),
                     threshold,
                 });
@@ -793,9 +806,9 @@ impl Dfs {
             ctx.deadline_passed();
         }
         if let (Some(budget), Some(local)) = (ctx.node_budget, &self.local) {
-            let found = !local.heap.is_empty();
+            let found_stops = !local.heap.is_empty() && !ctx.minimise_tasks;
             if self.task_nodes >= budget
-                && (found || ctx.empty_budget.is_some_and(|e| self.task_nodes >= e))
+                && (found_stops || ctx.empty_budget.is_some_and(|e| self.task_nodes >= e))
             {
                 self.stopped = true;
             }

@@ -27,6 +27,7 @@ pub(super) fn pricing_options<'a>(
         cover: opts.price_cover,
         settled: None,
         bound_at_deadline: false,
+        minimise_tasks: false,
     }
 }
 

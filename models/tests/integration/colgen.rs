@@ -406,6 +406,28 @@ proptest! {
             }
             let bound = duals.value() + part.lagrangian_sum(max_classes);
             prop_assert!(bound <= opt as f64 + 1e-6, "budget {budget}: bound {bound} > optimum {opt}");
+            // Minimising tasks (the bound ladder's rungs): a task that found a column runs on
+            // like an empty one, so it stops only where the plain search's task stops too; one
+            // run to its end knows its least reduced cost and returns that column.
+            let min = search(&inst, &duals, &SearchOptions {
+                node_budget: Some(budget),
+                minimise_tasks: true,
+                ..SearchOptions::new(criterion, Mode::Best { k: 5, threshold })
+            });
+            let minima = min.root_minima.clone().expect("no deadline");
+            for (i, (a, b)) in minima.iter().zip(&want).enumerate() {
+                prop_assert!(*a <= b + 1e-6, "minimising, budget {budget}: minima {:?} want {:?}", minima, want);
+                prop_assert!(!min.task_stopped[i] || part.task_stopped[i], "task {i} stopped only when minimising");
+                if !min.task_stopped[i] {
+                    prop_assert!((a - b).abs() < 1e-6, "minimising, task {i}: {a} want {b}");
+                    if *b < threshold - 1e-9 {
+                        prop_assert!(min.columns.iter().any(|(rc, _)| (rc - b).abs() < 1e-6)
+                            || min.columns.len() == 5, "task {i}'s best column {b} not listed");
+                    }
+                }
+            }
+            let bound = duals.value() + min.lagrangian_sum(max_classes);
+            prop_assert!(bound <= opt as f64 + 1e-6, "minimising, budget {budget}: bound {bound} > optimum {opt}");
         }
         // A deadline already past stops every task at its second node: without
         // `bound_at_deadline` the search knows no minima; with it, each task is bounded by the
@@ -463,6 +485,53 @@ proptest! {
             prop_assert!(bound <= opt as f64 + 1e-6, "bound {bound} > optimum {opt}");
         }
     }
+}
+
+/// The bound ladder's tasks minimise: at a node budget that stops the plain search's tasks
+/// once they have found a column, the minimising tasks run on (below their best column) to
+/// the budget of a task that found nothing, so fewer stop and more know their exact minimum
+/// (which the proptest above checks).
+#[test]
+fn minimising_tasks_run_on_past_their_first_column() {
+    let (mut plain_stops, mut min_stops) = (0, 0);
+    for seed in 0..8u64 {
+        let inst = random_instance(40, &[3, 4], seed);
+        let duals = random_duals(&inst, seed ^ 0x31, false);
+        let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][seed as usize % 3];
+        let run = |minimise_tasks| {
+            search(
+                &inst,
+                &duals,
+                &SearchOptions {
+                    node_budget: Some(20),
+                    minimise_tasks,
+                    ..SearchOptions::new(
+                        criterion,
+                        Mode::Best {
+                            k: 40,
+                            threshold: -1e-6,
+                        },
+                    )
+                },
+            )
+        };
+        let (plain, min) = (run(false), run(true));
+        assert!(!plain.columns.is_empty(), "seed {seed}: duals with columns");
+        plain_stops += plain.task_stopped.iter().filter(|&&s| s).count();
+        min_stops += min.task_stopped.iter().filter(|&&s| s).count();
+        // A minimising task stops only at the budget of one that found nothing (ten node
+        // budgets, `EMPTY_BUDGET_FACTOR`), whether it found a column or not.
+        for (i, (&stopped, &nodes)) in min.task_stopped.iter().zip(&min.task_nodes).enumerate() {
+            assert!(
+                !stopped || nodes >= 200,
+                "seed {seed}: task {i} stopped after {nodes} nodes"
+            );
+        }
+    }
+    assert!(
+        min_stops < plain_stops,
+        "minimising {min_stops} stops, plain {plain_stops}"
+    );
 }
 
 /// Partial pricing stopped by its deadline in the middle of its tasks, wound down
