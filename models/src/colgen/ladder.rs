@@ -15,7 +15,7 @@
 //! bounds the run by θ(1 − t)·value(π). The master's duals are not optimal when the ladder
 //! runs, so a rung may find columns; they are negative at π too and go into the master. Its
 //! tasks minimise ([`SearchOptions::minimise_tasks`]): one that finds a column keeps only its
-//! best and searches on, so a rung run to its end still bounds, losing only what its columns
+//! best few and searches on below them, so a rung run to its end still bounds, losing only what its columns
 //! are below its threshold; the next rung is then priced at the new duals (the same rung again
 //! if its bound did not raise the run's).
 //!
