@@ -15,9 +15,9 @@
 //! bounds the run by θ(1 − t)·value(π). The master's duals are not optimal when the ladder
 //! runs, so a rung may find columns; they are negative at π too and go into the master. Its
 //! tasks minimise ([`SearchOptions::minimise_tasks`]): one that finds a column keeps only its
-//! best few and searches on below them, so a rung run to its end still bounds, losing only what its columns
-//! are below its threshold; the next rung is then priced at the new duals (the same rung again
-//! if its bound did not raise the run's).
+//! best few and searches on below them, so a rung run to its end still bounds, losing only
+//! what its columns are below its threshold; the next rung is then priced at the new duals
+//! (the same rung again if its bound did not raise the run's).
 //!
 //! Measured on Tarragona, k = 10, one search each at the descent's stall (value 326.5M
 //! scaled), with four times the partial pricing's node budget per task: (0.93, 0) complete in
@@ -124,7 +124,8 @@ impl Ladder {
 
     /// Prices the next useful rung at the master's duals `sol`: raises the run's bound, adds
     /// the columns it finds (negative at the duals: the LP must be solved again) and returns
-    /// how many. A rung that ends without columns is passed; one its node budget stops is
+    /// how many. A rung that ends (no task stopped by its node budget) is passed when it found
+    /// no columns or raised the bound; one its node budget stops without columns is
     /// searched again with twice the budget, and past [`MAX_BUDGET_FACTOR`] the ladder ends
     /// (the exact rounds take over). When the search has a deadline of its own
     /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet,

@@ -407,8 +407,9 @@ proptest! {
             let bound = duals.value() + part.lagrangian_sum(max_classes);
             prop_assert!(bound <= opt as f64 + 1e-6, "budget {budget}: bound {bound} > optimum {opt}");
             // Minimising tasks (the bound ladder's rungs): a task that found a column runs on
-            // like an empty one, so it stops only where the plain search's task stops too; one
-            // run to its end knows its least reduced cost and returns that column.
+            // like an empty one (same pruning at this k, so it stops only where the plain
+            // search's task stops too); one run to its end knows its least reduced cost and
+            // returns that column.
             let min = search(&inst, &duals, &SearchOptions {
                 node_budget: Some(budget),
                 minimise_tasks: true,
@@ -488,7 +489,7 @@ proptest! {
 }
 
 /// The bound ladder's tasks minimise: at a node budget that stops the plain search's tasks
-/// once they have found a column, the minimising tasks run on (below their best column) to
+/// once they have found a column, the minimising tasks run on (below their best columns) to
 /// the budget of a task that found nothing, so fewer stop and more know their exact minimum
 /// (which the proptest above checks).
 #[test]
