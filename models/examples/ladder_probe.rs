@@ -7,7 +7,8 @@
 //! Usage: `ladder_probe DUMP THETA T FACTOR [SECONDS]`: THETA is the share of the master's
 //! value at the rung's point (`ladder::rung_point`); RAYON_NUM_THREADS sets the threads;
 //! SECONDS stops the search at that deadline, its tasks wound down to their frontiers as the
-//! ladder's are.
+//! ladder's are. `OPTIK_LADDER_MINIMISE=0` runs the tasks as before session 26 (a task that
+//! finds a column stops after one node budget), as it does in the ladder.
 
 use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::pricing::{Mode, SearchOptions};
