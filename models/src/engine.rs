@@ -180,6 +180,10 @@ pub struct EngineStats {
     /// `colgen::solve`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_mips: u64,
+    /// Master LP solves at interior points, while the root's fast pricing descends (see
+    /// `ColgenOptions::interior_descent`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interior_solves: u64,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
     /// left, handed its core to the companion search (column generation; see
     /// `colgen::branch`).

@@ -106,6 +106,11 @@ pub struct ColgenOptions {
     /// 60 s stall early). Default 0.5; `OPTIK_LADDER_FIRST=S` sets it, `off` dives first
     /// always (an ablation knob).
     pub ladder_first_after: Option<f64>,
+    /// With the root's fast pricing (as `bound_ladder`), from `stall_step_min_records` records,
+    /// the master is solved by the interior-point method until the fast pricing first stalls
+    /// ([`super::master::Master::set_interior`]), then at vertices again. Default true;
+    /// `OPTIK_INTERIOR_DESCENT=0` solves at vertices throughout (an ablation knob).
+    pub interior_descent: bool,
     /// The fast pricing's first stall gets a primal step (the LP's rounding, the
     /// restricted master's MIP, and a dive when the incumbent stays far above the LP) from
     /// this many records. Default 500: smaller instances (the large-neighbourhood search's
@@ -236,6 +241,7 @@ impl Default for ColgenOptions {
                 Ok("off") => None,
                 _ => Some(env_number::<f64>("OPTIK_LADDER_FIRST").map_or(0.5, |s| s.max(0.0))),
             },
+            interior_descent: env_number::<u32>("OPTIK_INTERIOR_DESCENT") != Some(0),
             stall_step_min_records: 500,
             restall_spacing: 10.0,
             proof_mip_nodes: None,
@@ -268,6 +274,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)
             .field("ladder_first_after", &self.ladder_first_after)
+            .field("interior_descent", &self.interior_descent)
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)

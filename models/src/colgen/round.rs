@@ -227,6 +227,17 @@ pub(super) fn price_round(
     }
 }
 
+/// Whether the run has a [`fast_round`]: sse's centroid descent or wcsd's grown classes, turned
+/// on, without class constraints beyond k_i.
+pub(super) fn has_fast_round(opts: &ColgenOptions) -> bool {
+    opts.constraints.is_empty()
+        && match opts.criterion {
+            crate::Criterion::Sse => opts.centroid_pricing,
+            crate::Criterion::Wcsd => opts.wcsd_pricing,
+            _ => false,
+        }
+}
+
 /// The root's cheap pricing before the exact round, without class constraints beyond k_i:
 /// sse's centroid descent ([`ColgenOptions::centroid_pricing`]) or wcsd's grown classes
 /// ([`ColgenOptions::wcsd_pricing`]). Returns the columns it added; with none, the exact round
@@ -238,14 +249,13 @@ pub(super) fn fast_round(
     master: &mut Master,
     sol: &LpSolution,
 ) -> usize {
-    let search = match opts.criterion {
-        crate::Criterion::Sse if opts.centroid_pricing => centroid_pricing::columns,
-        crate::Criterion::Wcsd if opts.wcsd_pricing => pair_sum_pricing::columns,
-        _ => return 0,
-    };
-    if !opts.constraints.is_empty() {
+    if !has_fast_round(opts) {
         return 0;
     }
+    let search = match opts.criterion {
+        crate::Criterion::Sse => centroid_pricing::columns,
+        _ => pair_sum_pricing::columns,
+    };
     let n = inst.n;
     let t = std::time::Instant::now();
     let kmax = inst.k.iter().copied().max().unwrap_or(1);

@@ -123,7 +123,7 @@ proptest! {
     }
 
     /// Stopped anywhere, an SSE run's bound stays below the optimum (with and without the
-    /// centroid descent's stall steps).
+    /// centroid descent's stall steps and its interior-point solves, which come with them).
     #[test]
     fn sse_bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4,
                                                 seed in any::<u64>(), micros in 50u64..20_000,
@@ -977,6 +977,79 @@ fn a_waiting_dive_keeps_its_time_and_the_ladder_calibrates_first() {
         calibrated >= 1,
         "a calibration rung ran in {calibrated} of 24 runs"
     );
+}
+
+/// The root's descent solves the master at interior points until it stalls
+/// (`ColgenOptions::interior_descent`: from 500 records by default, here at any size); the
+/// stall's steps, the ladder and the proof that follow at vertices still prove the brute-force
+/// optimum with every bound below it, for sse and wcsd. The counts make the test fail if no
+/// interior solve runs, or if one runs with the knob off.
+#[test]
+fn the_interior_descent_runs_and_loses_no_optimum() {
+    for seed in 0..16u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..], &[2, 4][..]][(seed % 4) as usize];
+        let (criterion, inst) = if seed % 2 == 0 {
+            (Criterion::Sse, random_sse_instance(10, ks, seed))
+        } else {
+            (Criterion::Wcsd, random_instance(10, ks, seed))
+        };
+        let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+        for interior_descent in [true, false] {
+            let opts = ColgenOptions {
+                criterion,
+                interior_descent,
+                stall_step_min_records: 0,
+                restall_spacing: 0.0,
+                ..ColgenOptions::default()
+            };
+            let what = format!("seed {seed}, interior {interior_descent}");
+            let stats = solve_against_brute_force(&inst, opt, opts, &what).stats;
+            assert_eq!(stats.interior_solves > 0, interior_descent, "{what}");
+        }
+    }
+}
+
+/// Engine against engine where brute force cannot go: the interior descent changes the path
+/// to the root LP, not its value nor the optimum proven. The LP values agree to 1e-10: both
+/// are vertices' (an interior point's objective is optimal only to HiGHS' tolerances; a mutant
+/// that kept solving at interior points past the descent's stall failed here).
+#[test]
+fn the_interior_descent_reaches_the_same_lp_and_optimum() {
+    for (seed, ks) in [(1u64, &[3u32][..]), (2, &[2, 3, 4][..])] {
+        let inst = random_instance(36, ks, seed);
+        let solve = |interior_descent| {
+            solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion: Criterion::Wcsd,
+                    interior_descent,
+                    stall_step_min_records: 0,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (solve(true), solve(false));
+        assert!(with.stats.interior_solves > 0, "seed {seed}");
+        for r in [&with, &without] {
+            assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
+            assert!(r
+                .partition
+                .as_ref()
+                .expect("a partition")
+                .violations(&inst.k)
+                .is_empty());
+        }
+        assert_eq!(with.objective, without.objective, "seed {seed}");
+        let (a, b) = (
+            with.stats.lp_bound.unwrap(),
+            without.stats.lp_bound.unwrap(),
+        );
+        assert!(
+            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "seed {seed}: LP {a} vs {b}"
+        );
+    }
 }
 
 #[test]
