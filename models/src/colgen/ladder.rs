@@ -26,6 +26,7 @@
 //! In 10-minute runs the ladder took Tarragona k = 10 from a gap of 8.06% to 3.65% and Census
 //! k = 10 from 22.2% to 12.7% (docs/microaggregation.md, Series 9).
 
+use super::column::Column;
 use super::master::{LpSolution, Master};
 use super::options::ColgenOptions;
 use super::pricing::{search, Found, Mode, SearchOptions};
@@ -85,12 +86,14 @@ pub(crate) struct Ladder {
     own_deadline: bool,
 }
 
-/// A rung's search to resume: where it ran, and each root task's minimum if it ran to its end.
+/// A rung's search to resume: where it ran, each root task's minimum if it ran to its end,
+/// and the columns its tasks found, held back so that the duals stay the same.
 #[derive(Debug)]
 struct Resume {
     point: (f64, f64),
     duals: Duals,
     settled: Vec<Option<f64>>,
+    pending: Vec<Column>,
 }
 
 impl Ladder {
@@ -125,9 +128,10 @@ impl Ladder {
     /// Prices the next useful rung at the master's duals `sol`: raises the run's bound, adds
     /// the columns it finds (negative at the duals: the LP must be solved again) and returns
     /// how many. A rung that ends (no task stopped by its node budget) is passed when it found
-    /// no columns or raised the bound; one its node budget stops without columns is
-    /// searched again with twice the budget, and past [`MAX_BUDGET_FACTOR`] the ladder ends
-    /// (the exact rounds take over). When the search has a deadline of its own
+    /// no columns or raised the bound; one its node budget stops is searched again at the
+    /// same duals with twice the budget (its stopped tasks only, any columns it found held
+    /// back until then), and past [`MAX_BUDGET_FACTOR`] the ladder ends (the exact rounds
+    /// take over). When the search has a deadline of its own
     /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet,
     /// [`CALIBRATION_RUNG`] comes first, so that the next rung is one that fits. A search the
     /// deadline stops still bounds (its tasks wind down to their frontiers:
@@ -187,9 +191,13 @@ impl Ladder {
             );
         }
         let started = std::time::Instant::now();
-        let settled = resume.map(|r| r.settled);
+        let (settled, mut pending) = match resume {
+            Some(r) => (Some(r.settled), r.pending),
+            None => (None, Vec::new()),
+        };
         let fresh = settled.is_none();
         let base = SearchOptions {
+            node_budget: opts.ladder_node_budget,
             settled: settled.as_deref(),
             bound_at_deadline: true,
             ..pricing_options(
@@ -226,11 +234,30 @@ impl Ladder {
             run.raise_lower(l);
             self.bounded = true;
         }
-        let mut added = 0;
         let listed = found.columns.len();
-        for (_, c) in std::mem::take(&mut found.columns) {
-            if sol.duals.reduced_cost(&c.members, c.cost) < -PRICE_EPS {
-                added += master.add_column(c) as usize;
+        pending.extend(
+            std::mem::take(&mut found.columns)
+                .into_iter()
+                .map(|(_, c)| c),
+        );
+        // A rung whose tasks found columns and that its node budget stopped (a task that
+        // found columns minimises up to the empty budget) is resumed at the same duals: its
+        // stopped tasks again with twice the budget, its columns held back until then. Added
+        // now, they would move the duals, and the rung would start over at the new ones
+        // (Census, k = 10: (0.98, 0.01) found 4 columns in 156 s, partial, bound barely
+        // above (0.975, 0.01)'s; again at the new duals, stopped by the deadline).
+        let hold = !resume_off()
+            && listed > 0
+            && found.partial
+            && !found.timed_out
+            && factor < MAX_BUDGET_FACTOR
+            && found.root_minima.is_some();
+        let mut added = 0;
+        if !hold {
+            for c in pending.drain(..) {
+                if sol.duals.reduced_cost(&c.members, c.cost) < -PRICE_EPS {
+                    added += master.add_column(c) as usize;
+                }
             }
         }
         let stopped_tasks = |minima: &[f64]| -> Vec<Option<f64>> {
@@ -240,12 +267,22 @@ impl Ladder {
                 .map(|(&m, &stopped)| (!stopped).then_some(m))
                 .collect()
         };
-        if found.timed_out {
+        if let (true, Some(minima)) = (hold, &found.root_minima) {
+            self.doublings += 1;
+            run.stats.held_rungs += 1;
+            self.resume = Some(Resume {
+                point: (theta, t),
+                duals: sol.duals.clone(),
+                settled: stopped_tasks(minima),
+                pending,
+            });
+        } else if found.timed_out {
             if let (0, Some(minima)) = (listed, &found.root_minima) {
                 self.resume = Some(Resume {
                     point: (theta, t),
                     duals: sol.duals.clone(),
                     settled: stopped_tasks(minima),
+                    pending: Vec::new(),
                 });
             }
         } else if !found.partial && (added == 0 || raised) {
@@ -264,6 +301,7 @@ impl Ladder {
                         point: (theta, t),
                         duals: sol.duals.clone(),
                         settled: stopped_tasks(minima),
+                        pending: Vec::new(),
                     });
                 }
             } else {
@@ -298,7 +336,8 @@ impl Ladder {
 
 /// One rung's search at `point` ([`rung_point`]): the best columns below −PRICE_EPS − τ
 /// (τ = t·value(point)/max_classes), each root task limited to `factor` times the partial
-/// pricing's node budget; `base` gives the criterion, constraints, deadline and cover. The
+/// pricing's node budget (or `base`'s, when it has one); `base` gives the criterion,
+/// constraints, deadline and cover. The
 /// result's [`Found::lagrangian_bound`] at `point`'s value is the bound. Public for the probes
 /// (`examples/ladder_probe.rs`), which run exactly what the ladder runs.
 pub fn rung_search(
@@ -315,7 +354,11 @@ pub fn rung_search(
         inst,
         point,
         &SearchOptions {
-            node_budget: Some((PARTIAL_PRICING_NODES / n as u64).max(10_000) * factor),
+            node_budget: Some(
+                base.node_budget
+                    .unwrap_or((PARTIAL_PRICING_NODES / n as u64).max(10_000))
+                    * factor,
+            ),
             mode: Mode::Best {
                 k: n.max(50),
                 threshold: -PRICE_EPS - tau,
@@ -459,6 +502,12 @@ pub fn rung_point(d: &Duals, theta: f64, anchor: &[f64]) -> Duals {
 /// docs/microaggregation.md).
 fn minimise_off() -> bool {
     std::env::var_os("OPTIK_LADDER_MINIMISE").is_some_and(|v| v == "0")
+}
+
+/// `OPTIK_LADDER_RESUME=0` adds a partial rung's columns at once, as before session 27 (the
+/// rung then starts over at the new duals; for the ablation in docs/microaggregation.md).
+fn resume_off() -> bool {
+    std::env::var_os("OPTIK_LADDER_RESUME").is_some_and(|v| v == "0")
 }
 
 /// `OPTIK_LADDER_ANCHOR=0` prices the rungs at the duals scaled toward 0, as before session

@@ -111,6 +111,10 @@ pub struct ColgenOptions {
     /// ([`super::master::Master::set_interior`]), then at vertices again. Default true;
     /// `OPTIK_INTERIOR_DESCENT=0` solves at vertices throughout (an ablation knob).
     pub interior_descent: bool,
+    /// The node budget per root task of a bound-ladder rung's first search, before its factor
+    /// (default `None`: 1,000,000 / n, at least 10,000). Tests lower it, to reach the budget
+    /// stops on small instances.
+    pub ladder_node_budget: Option<u64>,
     /// The fast pricing's first stall gets a primal step (the LP's rounding, the
     /// restricted master's MIP, and a dive when the incumbent stays far above the LP) from
     /// this many records. Default 500: smaller instances (the large-neighbourhood search's
@@ -242,6 +246,7 @@ impl Default for ColgenOptions {
                 _ => Some(env_number::<f64>("OPTIK_LADDER_FIRST").map_or(0.5, |s| s.max(0.0))),
             },
             interior_descent: env_number::<u32>("OPTIK_INTERIOR_DESCENT") != Some(0),
+            ladder_node_budget: None,
             stall_step_min_records: 500,
             restall_spacing: 10.0,
             proof_mip_nodes: None,
@@ -275,6 +280,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("bound_ladder", &self.bound_ladder)
             .field("ladder_first_after", &self.ladder_first_after)
             .field("interior_descent", &self.interior_descent)
+            .field("ladder_node_budget", &self.ladder_node_budget)
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)
