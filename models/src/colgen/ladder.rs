@@ -94,6 +94,10 @@ struct Resume {
     duals: Duals,
     settled: Vec<Option<f64>>,
     pending: Vec<Column>,
+    /// For a rung held with columns: the point it priced at, where it resumes even if the
+    /// master's duals moved meanwhile (the companion's partitions enter the master between
+    /// rungs). The bound at any point is valid, and its tasks' minima are that point's.
+    at: Option<Duals>,
 }
 
 impl Ladder {
@@ -129,8 +133,8 @@ impl Ladder {
     /// the columns it finds (negative at the duals: the LP must be solved again) and returns
     /// how many. A rung that ends (no task stopped by its node budget) is passed when it found
     /// no columns or raised the bound; one its node budget stops is searched again at the
-    /// same duals with twice the budget (its stopped tasks only, any columns it found held
-    /// back until then), and past [`MAX_BUDGET_FACTOR`] the ladder ends (the exact rounds
+    /// same point with twice the budget (its stopped tasks only, any columns it found held
+    /// back until then; without columns, only while the duals stay the same), and past [`MAX_BUDGET_FACTOR`] the ladder ends (the exact rounds
     /// take over). When the search has a deadline of its own
     /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet,
     /// [`CALIBRATION_RUNG`] comes first, so that the next rung is one that fits. A search the
@@ -157,10 +161,9 @@ impl Ladder {
         // A rung predicted not to end in the time left gives way to a lower one that would,
         // if that one still raises the bound (Census, k = 10: (0.95, 0.01) takes 103 s, and
         // (0.975, 0.01) did not end in the 180 s left after it).
-        let resume = self
-            .resume
-            .take()
-            .filter(|r| r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts);
+        let resume = self.resume.take().filter(|r| {
+            r.at.is_some() || (r.duals.pi == sol.duals.pi && r.duals.cuts == sol.duals.cuts)
+        });
         let (theta, t) = match (resume.as_ref().map(|r| r.point), self.cost, run.remaining()) {
             // A search its budget stopped goes on where it was.
             (Some(point), _, _) => point,
@@ -191,9 +194,9 @@ impl Ladder {
             );
         }
         let started = std::time::Instant::now();
-        let (settled, mut pending) = match resume {
-            Some(r) => (Some(r.settled), r.pending),
-            None => (None, Vec::new()),
+        let (settled, mut pending, at) = match resume {
+            Some(r) => (Some(r.settled), r.pending, r.at),
+            None => (None, Vec::new(), None),
         };
         let fresh = settled.is_none();
         let base = SearchOptions {
@@ -214,7 +217,7 @@ impl Ladder {
         } else {
             &run.record_bounds
         };
-        let point = rung_point(&sol.duals, theta, anchor);
+        let point = at.unwrap_or_else(|| rung_point(&sol.duals, theta, anchor));
         let mut found = rung_search(inst, &point, t, factor, max_classes, base);
         run.stats.scaled_bounds += 1;
         run.stats.calibration_rungs += ((theta, t) == CALIBRATION_RUNG) as u64;
@@ -241,7 +244,7 @@ impl Ladder {
                 .map(|(_, c)| c),
         );
         // A rung whose tasks found columns and that its node budget stopped (a task that
-        // found columns minimises up to the empty budget) is resumed at the same duals: its
+        // found columns minimises up to the empty budget) is resumed at the same point: its
         // stopped tasks again with twice the budget, its columns held back until then. Added
         // now, they would move the duals, and the rung would start over at the new ones
         // (Census, k = 10: (0.98, 0.01) found 4 columns in 156 s, partial, bound barely
@@ -275,6 +278,7 @@ impl Ladder {
                 duals: sol.duals.clone(),
                 settled: stopped_tasks(minima),
                 pending,
+                at: Some(point.clone()),
             });
         } else if found.timed_out {
             if let (0, Some(minima)) = (listed, &found.root_minima) {
@@ -283,6 +287,7 @@ impl Ladder {
                     duals: sol.duals.clone(),
                     settled: stopped_tasks(minima),
                     pending: Vec::new(),
+                    at: None,
                 });
             }
         } else if !found.partial && (added == 0 || raised) {
@@ -302,6 +307,7 @@ impl Ladder {
                         duals: sol.duals.clone(),
                         settled: stopped_tasks(minima),
                         pending: Vec::new(),
+                        at: None,
                     });
                 }
             } else {
