@@ -185,7 +185,7 @@ pub struct EngineStats {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub interior_solves: u64,
     /// Rungs of the bound ladder that their node budget stopped after they found columns,
-    /// searched again at the same duals with the columns held back (see `colgen::ladder`).
+    /// searched again at the same point with the columns held back (see `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub held_rungs: u64,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time

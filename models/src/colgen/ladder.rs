@@ -134,8 +134,9 @@ impl Ladder {
     /// how many. A rung that ends (no task stopped by its node budget) is passed when it found
     /// no columns or raised the bound; one its node budget stops is searched again at the
     /// same point with twice the budget (its stopped tasks only, any columns it found held
-    /// back until then; without columns, only while the duals stay the same), and past [`MAX_BUDGET_FACTOR`] the ladder ends (the exact rounds
-    /// take over). When the search has a deadline of its own
+    /// back until then; without columns, only while the duals stay the same), and past
+    /// [`MAX_BUDGET_FACTOR`] the ladder ends (the exact rounds take over). When the search
+    /// has a deadline of its own
     /// ([`Ladder::set_own_deadline`]) and no rung's time is measured yet,
     /// [`CALIBRATION_RUNG`] comes first, so that the next rung is one that fits. A search the
     /// deadline stops still bounds (its tasks wind down to their frontiers:
@@ -343,9 +344,9 @@ impl Ladder {
 /// One rung's search at `point` ([`rung_point`]): the best columns below −PRICE_EPS − τ
 /// (τ = t·value(point)/max_classes), each root task limited to `factor` times the partial
 /// pricing's node budget (or `base`'s, when it has one); `base` gives the criterion,
-/// constraints, deadline and cover. The
-/// result's [`Found::lagrangian_bound`] at `point`'s value is the bound. Public for the probes
-/// (`examples/ladder_probe.rs`), which run exactly what the ladder runs.
+/// constraints, deadline and cover. The result's [`Found::lagrangian_bound`] at `point`'s
+/// value is the bound. Public for the probes (`examples/ladder_probe.rs`), which run exactly
+/// what the ladder runs.
 pub fn rung_search(
     inst: &Instance,
     point: &Duals,

@@ -253,16 +253,11 @@ impl Master {
     /// crossover. Its duals are central in the optimal face where the simplex's jump between
     /// its vertices: the root's descent prices at them and moves the LP further per round,
     /// and each solve of the degenerate master is a fraction of a simplex re-solve's (Census,
-    /// k = 10: 1.4–1.9 s against 5–11 s from round 4 on). Such a solution leaves no basis (the
-    /// next simplex solve starts cold) and its objective is not exact: the caller
-    /// returns to vertices before it bounds or rounds anything.
+    /// k = 10: 1.4–3.6 s against 5–11 s from round 4 on). Such a solution leaves no basis (the
+    /// next simplex solve starts cold) and its objective is not exact: the caller returns to
+    /// vertices before it bounds or rounds anything.
     pub fn set_interior(&mut self, on: bool) {
         self.interior = on;
-    }
-
-    /// Whether solves are interior points ([`Master::set_interior`]).
-    pub fn interior(&self) -> bool {
-        self.interior
     }
 
     /// Solves the LP (warm-started); `None` when HiGHS does not reach optimality in `time_limit`.

@@ -222,7 +222,7 @@ fn start_run(
 
 /// Prices and separates cuts until the LP (with its cuts) is optimal; returns the last LP
 /// solution and its most negative reduced cost, or why it stopped early. Until the fast
-/// pricing first stalls the master may be solved at interior points
+/// pricing's tail or first stall the master may be solved at interior points
 /// ([`ColgenOptions::interior_descent`]); it leaves solving at vertices.
 fn column_generation(
     inst: &Instance,

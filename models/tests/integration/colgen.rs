@@ -1009,6 +1009,13 @@ fn the_interior_descent_runs_and_loses_no_optimum() {
     }
 }
 
+/// The run proved an optimum and its partition is k_i-anonymous.
+fn assert_proven(r: &optik_models::EngineResult, inst: &Instance, seed: u64) {
+    assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
+    let p = r.partition.as_ref().expect("a partition");
+    assert!(p.violations(&inst.k).is_empty(), "seed {seed}");
+}
+
 /// Engine against engine where brute force cannot go: the interior descent changes the path
 /// to the root LP, not its value nor the optimum proven. The LP values agree to 1e-10: both
 /// are vertices' (an interior point's objective is optimal only to HiGHS' tolerances; a mutant
@@ -1032,13 +1039,7 @@ fn the_interior_descent_reaches_the_same_lp_and_optimum() {
         let (with, without) = (solve(true), solve(false));
         assert!(with.stats.interior_solves > 0, "seed {seed}");
         for r in [&with, &without] {
-            assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
-            assert!(r
-                .partition
-                .as_ref()
-                .expect("a partition")
-                .violations(&inst.k)
-                .is_empty());
+            assert_proven(r, &inst, seed);
         }
         assert_eq!(with.objective, without.objective, "seed {seed}");
         let (a, b) = (
@@ -1086,13 +1087,7 @@ fn a_stopped_rung_with_columns_resumes_and_loses_no_optimum() {
         seen.borrow_mut().clear();
         let laddered = solve(true);
         for r in [&reference, &laddered] {
-            assert_eq!(r.status, Status::Optimal, "seed {seed}: {:?}", r.note);
-            assert!(r
-                .partition
-                .as_ref()
-                .expect("a partition")
-                .violations(&inst.k)
-                .is_empty());
+            assert_proven(r, &inst, seed);
         }
         let opt = reference.objective.expect("an optimum");
         assert_eq!(laddered.objective, Some(opt), "seed {seed}");
