@@ -108,7 +108,7 @@ pub struct ColgenOptions {
     pub ladder_first_after: Option<f64>,
     /// With the root's fast pricing (as `bound_ladder`), from `stall_step_min_records` records,
     /// the master is solved by the interior-point method until the fast pricing's tail (a
-    /// round of under n/8 columns after one of n/4) or first stall
+    /// round of under n/8 columns after one of n/2) or first stall
     /// ([`super::master::Master::set_interior`]), then at vertices again. Default true;
     /// `OPTIK_INTERIOR_DESCENT=0` solves at vertices throughout (an ablation knob).
     pub interior_descent: bool,

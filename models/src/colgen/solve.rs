@@ -346,10 +346,13 @@ fn converge(
                 run.stats.pricing_time_s += t.elapsed().as_secs_f64();
                 continue;
             }
-            if interior_peak >= n / 4 && fast_added < n / 8 {
+            if interior_peak >= n / 2 && fast_added < n / 8 {
                 // The descent's tail: a few columns a round, which a warm simplex re-solve
                 // takes in a fraction of an interior solve's time (Census, k = 10: 0.1–0.4 s
-                // against 1.7 s; 47 interior rounds of 1–20 columns took 82 s).
+                // against 1.7 s; 47 interior rounds of 1–20 columns took 82 s). The peak
+                // must be the descent's (Census, k = 10: 850–950 columns a round): while it
+                // ramps up, rounds of 1, 8, …, 124, 301, 123 columns are not a tail (a
+                // peak of n/4 switched there at 38 s, and the descent ran at vertices).
                 master.set_interior(false);
             }
         }
