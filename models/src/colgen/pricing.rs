@@ -111,6 +111,8 @@ struct Cand {
     /// order, so a child's candidates are read at increasing addresses.
     pos: u32,
     agg: i64,
+    /// Its dual, copied from [`Ctx::pi`] so that the bounds read the list in order.
+    pi: f64,
 }
 
 /// Shared, read-only data of one search.
@@ -287,6 +289,9 @@ struct Dfs {
     stamp: u64,
     /// [`completion_bound`]'s guess of the m-th smallest term, from its last call.
     lambda_hint: Option<f64>,
+    /// Candidate lists and their [`ListInfo`] for the children being searched, reused from
+    /// node to node (a stack: a node takes one and gives it back).
+    pool: Vec<(Vec<Cand>, ListInfo)>,
 }
 
 /// Constraints of a search that has none (plain k_i-anonymity).
@@ -524,9 +529,11 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
             rec,
             pos: pos as u32,
             agg: 0,
+            pi: ctx.pi[rec as usize],
         })
         .collect();
-    let root_info = ListInfo::new(&ctx, &root);
+    let mut root_info = ListInfo::default();
+    root_info.fill(&ctx, &root);
     let ncuts = duals.cuts.len();
     let results: Vec<TaskResult> = (0..n)
         .into_par_iter()
@@ -548,6 +555,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
                 mark: vec![0; n],
                 stamp: 0,
                 lambda_hint: None,
+                pool: Vec::new(),
             },
             |dfs, idx| {
                 dfs.local = partial_k.map(|k| LocalBest {
@@ -748,6 +756,7 @@ struct Prefix {
 type TaskResult = (Vec<(f64, Column)>, u64, bool, Option<f64>);
 
 /// Prefix sums of the candidates' duals and suffix maxima of their k, computed once per node.
+#[derive(Debug, Default)]
 struct ListInfo {
     /// `sums[t]` = Σ π of the first t candidates.
     sums: Vec<f64>,
@@ -756,19 +765,20 @@ struct ListInfo {
 }
 
 impl ListInfo {
-    fn new(ctx: &Ctx, list: &[Cand]) -> Self {
-        let mut sums = Vec::with_capacity(list.len() + 1);
-        sums.push(0.0);
+    /// Computes it for `list`, reusing the vectors.
+    fn fill(&mut self, ctx: &Ctx, list: &[Cand]) {
+        self.sums.clear();
+        self.sums.push(0.0);
         let mut acc = 0.0;
         for c in list {
-            acc += ctx.pi[c.rec as usize];
-            sums.push(acc);
+            acc += c.pi;
+            self.sums.push(acc);
         }
-        let mut kmax_from = vec![0u32; list.len() + 1];
+        self.kmax_from.clear();
+        self.kmax_from.resize(list.len() + 1, 0);
         for t in (0..list.len()).rev() {
-            kmax_from[t] = kmax_from[t + 1].max(ctx.inst.k[list[t].rec as usize]);
+            self.kmax_from[t] = self.kmax_from[t + 1].max(ctx.inst.k[list[t].rec as usize]);
         }
-        ListInfo { sums, kmax_from }
     }
 
     /// Largest Σ π of `m` candidates taken from position `from` on (`None` if too few remain).
@@ -961,25 +971,17 @@ impl Dfs {
                 let n = inst.n;
                 let row = &ctx.by_position[c.pos as usize * n..][..n];
                 let cannot = &ctx.cannot_of[j];
-                let child: Vec<Cand> = list[idx + 1..]
-                    .iter()
-                    .filter_map(|c2| {
-                        let d = row[c2.pos as usize];
-                        let a = if ctx.wcsd { c2.agg + d } else { c2.agg.max(d) };
-                        (a as f64 <= radius && !cannot.contains(&c2.rec)).then_some(Cand {
-                            rec: c2.rec,
-                            pos: c2.pos,
-                            agg: a,
-                        })
-                    })
-                    .collect();
+                // The child's list and its prefix sums reuse buffers (one per depth).
+                let (mut buf, mut cinfo) = self.pool.pop().unwrap_or_default();
+                let len = child_list(&mut buf, &list[idx + 1..], row, ctx.wcsd, radius, cannot);
+                let child = &buf[..len];
                 let need = (kmax1 as usize).saturating_sub(p1).max(1);
                 let room = smax - p1;
                 if !child.is_empty()
-                    && self.completable(ctx, &child)
+                    && self.completable(ctx, child)
                     && completion_bound(
                         ctx,
-                        &child,
+                        child,
                         &Completion {
                             p1,
                             net: psum1 - cp1,
@@ -991,7 +993,7 @@ impl Dfs {
                         &mut self.lambda_hint,
                     ) <= thr
                 {
-                    let cinfo = ListInfo::new(ctx, &child);
+                    cinfo.fill(ctx, child);
                     let next = Prefix {
                         psum: psum1,
                         cp: cp1,
@@ -1000,12 +1002,13 @@ impl Dfs {
                     };
                     for t in 0..child.len() {
                         if ctx.abort.load(Ordering::Relaxed)
-                            || !self.expand(ctx, &child, &cinfo, t, next)
+                            || !self.expand(ctx, child, &cinfo, t, next)
                         {
                             break;
                         }
                     }
                 }
+                self.pool.push((buf, cinfo));
             }
         }
         for &t in &ctx.cuts_of[j] {
@@ -1064,6 +1067,53 @@ impl Dfs {
     }
 }
 
+/// Writes into `buf` the candidates of `rest` that may still join a prefix extended by the
+/// record whose distances are `row` (by position): their aggregates with it (sum for wcsd
+/// and sse, maximum for dbil) at most `radius`, none in `cannot`. Returns how many; `buf`
+/// keeps its length (at least `rest`'s), so the search's hottest loop neither allocates nor
+/// branches on the test (a compaction: every candidate is written, the count moves only for
+/// those that pass). Aggregates are integers: `a ≤ radius` is `a ≤ ⌊radius⌋`.
+fn child_list(
+    buf: &mut Vec<Cand>,
+    rest: &[Cand],
+    row: &[i64],
+    wcsd: bool,
+    radius: f64,
+    cannot: &[u32],
+) -> usize {
+    if buf.len() < rest.len() {
+        buf.resize(
+            rest.len(),
+            Cand {
+                rec: 0,
+                pos: 0,
+                agg: 0,
+                pi: 0.0,
+            },
+        );
+    }
+    let limit = radius.floor() as i64;
+    let mut len = 0;
+    for c2 in rest {
+        let d = row[c2.pos as usize];
+        let a = if wcsd { c2.agg + d } else { c2.agg.max(d) };
+        // `len` never passes the candidate's own index: in bounds
+        buf[len] = Cand { agg: a, ..*c2 };
+        len += (a <= limit) as usize;
+    }
+    if !cannot.is_empty() {
+        let mut kept = 0;
+        for t in 0..len {
+            if !cannot.contains(&buf[t].rec) {
+                buf[kept] = buf[t];
+                kept += 1;
+            }
+        }
+        len = kept;
+    }
+    len
+}
+
 /// Partial pricing: a root task that has found no column stops after this many node budgets
 /// (its frontier still bounds it). Without it, one task that finds nothing at large classes
 /// holds the round for minutes (Tarragona, sse, k = 10: a second round did not end in 570 s).
@@ -1115,27 +1165,20 @@ fn nearest_sums(inst: &Instance, width: usize) -> Vec<i64> {
 /// Σ_u min(0, num_u/div − π_u − λ) with num_u = agg_u + ½ near_u (`half`, by position),
 /// summed as Σ_u min(0, num_u − div·(π_u + λ)) / div over four running sums (no division
 /// or store per term; the sums pipeline).
-fn sum_below(
-    aggs: &[f64],
-    pis: &[f64],
-    child: &[Cand],
-    half: Option<&[f64]>,
-    div: f64,
-    lambda: f64,
-) -> f64 {
+fn sum_below(child: &[Cand], half: Option<&[f64]>, div: f64, lambda: f64) -> f64 {
     let mut acc = [0.0f64; 4];
-    let term = |i: usize| {
-        let near = half.map_or(0.0, |h| h[child[i].pos as usize]);
-        (aggs[i] + near - div * (pis[i] + lambda)).min(0.0)
+    let term = |c: &Cand| {
+        let near = half.map_or(0.0, |h| h[c.pos as usize]);
+        (c.agg as f64 + near - div * (c.pi + lambda)).min(0.0)
     };
-    let whole = aggs.len() / 4 * 4;
-    for i in (0..whole).step_by(4) {
-        for (q, a) in acc.iter_mut().enumerate() {
-            *a += term(i + q);
+    let mut quads = child.chunks_exact(4);
+    for quad in &mut quads {
+        for (a, c) in acc.iter_mut().zip(quad) {
+            *a += term(c);
         }
     }
-    for i in whole..aggs.len() {
-        acc[0] += term(i);
+    for c in quads.remainder() {
+        acc[0] += term(c);
     }
     (acc[0] + acc[1] + acc[2] + acc[3]) / div
 }
@@ -1191,13 +1234,9 @@ fn completion_bound(
     if ctx.wcsd {
         let n = ctx.inst.n;
         let mut best = f64::INFINITY;
-        // The candidates' aggregates and duals, then for each size their pair-sum share
-        // `num_u = agg_u + ½ near_u(m − 1)` and terms `num_u/s − π_u`.
-        let aggs: Vec<f64> = child.iter().map(|c| c.agg as f64).collect();
-        let pis: Vec<f64> = child.iter().map(|c| pi[c.rec as usize]).collect();
-        // Filled only at the sizes the one-pass test below leaves undecided (most calls prune
-        // without them), so they allocate only then.
-        let mut num: Vec<f64> = Vec::new();
+        // For each size the candidates' terms `num_u/s − π_u`, with pair-sum shares
+        // `num_u = agg_u + ½ near_u(m − 1)`: filled only at the sizes the one-pass test below
+        // leaves undecided (most calls prune without them), so they allocate only then.
         let mut terms: Vec<(f64, u32)> = Vec::new();
         // For any λ the m smallest terms sum to at least mλ + Σ_u min(0, term_u − λ), equal
         // when λ is the m-th smallest: one pass without selection. When that already exceeds
@@ -1219,11 +1258,11 @@ fn completion_bound(
             });
             let fixed = agg1 as f64 / div - round - net;
             if let Some(u) = pivot {
-                let num_u = aggs[u] + half.map_or(0.0, |h| h[child[u].pos as usize]);
-                lambda = Some(num_u / div - pis[u]);
+                let num_u = child[u].agg as f64 + half.map_or(0.0, |h| h[child[u].pos as usize]);
+                lambda = Some(num_u / div - child[u].pi);
             }
             if let Some(l) = lambda.filter(|_| stop.is_finite()) {
-                let v = fixed + m as f64 * l + sum_below(&aggs, &pis, child, half, div, l);
+                let v = fixed + m as f64 * l + sum_below(child, half, div, l);
                 // far above any rounding of these sums (relative 1e-7 of their parts)
                 let margin = 1e-7 * (1.0 + stop.abs() + fixed.abs() + m as f64 * l.abs());
                 if v > stop + margin {
@@ -1231,18 +1270,11 @@ fn completion_bound(
                     continue;
                 }
             }
-            num.clear();
-            match half {
-                None => num.extend_from_slice(&aggs),
-                Some(h) => num.extend(aggs.iter().zip(child).map(|(a, c)| a + h[c.pos as usize])),
-            }
             terms.clear();
-            terms.extend(
-                num.iter()
-                    .zip(&pis)
-                    .enumerate()
-                    .map(|(i, (a, p))| (a / div - p, i as u32)),
-            );
+            terms.extend(child.iter().enumerate().map(|(i, c)| {
+                let num = c.agg as f64 + half.map_or(0.0, |h| h[c.pos as usize]);
+                (num / div - c.pi, i as u32)
+            }));
             if m < terms.len() {
                 terms.select_nth_unstable_by(m, |a, b| a.0.total_cmp(&b.0));
                 pivot = Some(terms[m].1 as usize);
