@@ -447,24 +447,39 @@ fn fitting_rung(next: (f64, f64), cost: f64, left: f64) -> Option<(f64, f64)> {
     (theta < next.0).then_some((theta, FIT_T))
 }
 
-/// The rung to search instead of the next of `rungs` (the ladder's, from the next on) when it
-/// is the last that fits: the next one is predicted (from `cost`, see [`Ladder`]'s field) to
-/// take at most [`FIT_SHARE`] of the `left` seconds, but the one after it not to fit in what
-/// would be left then. The highest rung predicted to fit in the time left now is searched
-/// instead, so the last rung uses the time rather than ending early (Census, k = 10, at a
-/// stall's LP: (0.95, 0.01) 80 s, then (0.975, 0.01) 140 s, ending 63 s before the deadline
-/// with (0.98, 0.01) predicted at 160 s; the product seconds × (1 − share) stayed within 3%
-/// over those two rungs in three runs). `None` when the rung after the next still fits after
-/// it or no higher rung fits.
+/// The rung to search instead of the next of `rungs` (the ladder's, from the next on) when
+/// climbing one rung at a time would not reach the highest that fits: the next one is
+/// predicted (from `cost`, see [`Ladder`]'s field) to take at most [`FIT_SHARE`] of the
+/// `left` seconds, and the highest rung predicted to fit in that share now is not reached by
+/// searching each rung up to it in turn (each in [`FIT_SHARE`] of what would be left). That
+/// highest rung is searched at once, so the time goes to the bound that counts rather than
+/// to rungs below it (Census, k = 10, after a (0.95, 0.01) of 36 s with 358 s left: (0.975,
+/// 0.01) 64 s, (0.98, 0.01) 75 s, then (0.99, 0.005) 118 s, its bound at 501 s; until
+/// session 28 only the rung after the next was looked at, so the ladder climbed). `None`
+/// when the climb reaches it (Tarragona, k = 10: every rung in 7–60 s) or no higher rung
+/// fits.
 fn last_rung(rungs: &[(f64, f64)], cost: f64, left: f64) -> Option<(f64, f64)> {
-    let budget = FIT_SHARE * left;
     let predict = |r: (f64, f64)| cost / (1.0 - rung_bound(r, 1.0));
     let (&next, rest) = rungs.split_first()?;
-    let after = rest.first()?;
-    if predict(next) > budget || predict(*after) <= FIT_SHARE * (left - predict(next)) {
+    if predict(next) > FIT_SHARE * left {
         return None;
     }
-    rest.iter().rev().copied().find(|&r| predict(r) <= budget)
+    let top = rest
+        .iter()
+        .rev()
+        .copied()
+        .find(|&r| predict(r) <= FIT_SHARE * left)?;
+    let mut time = left;
+    for &r in rungs {
+        if predict(r) > FIT_SHARE * time {
+            return Some(top);
+        }
+        if r == top {
+            return None;
+        }
+        time -= predict(r);
+    }
+    None
 }
 
 /// The rung to search instead of `next` when `next` is predicted, from the calibration
@@ -586,8 +601,12 @@ mod tests {
         // (0.975, 0.01) is predicted at 137 s and (0.98, 0.01) at 160 s: both fit now, but
         // not one after the other, so the higher one runs.
         assert_eq!(last_rung(&RUNGS[1..], cost, 203.0), Some(RUNGS[2]));
-        // Time for (0.975, 0.01) and then (0.98, 0.01): the ladder climbs one at a time.
-        assert_eq!(last_rung(&RUNGS[1..], cost, 400.0), None);
+        // Time for (0.975, 0.01) and then (0.98, 0.01), but not for (0.985, 0.0075) after
+        // them, and (0.99, 0.005), predicted at 317 s, fits now: it runs.
+        assert_eq!(last_rung(&RUNGS[1..], cost, 400.0), Some(RUNGS[4]));
+        // Time to climb to the highest that fits: the ladder climbs one at a time.
+        assert_eq!(last_rung(&RUNGS[1..3], cost, 400.0), None);
+        assert_eq!(last_rung(&RUNGS[3..], cost, 1500.0), None);
         // Time for the next only: it is the highest that fits.
         assert_eq!(last_rung(&RUNGS[1..], cost, 175.0), None);
         // The next does not fit: `fitting_rung`'s case.
