@@ -456,7 +456,7 @@ fn fitting_rung(next: (f64, f64), cost: f64, left: f64) -> Option<(f64, f64)> {
 /// to rungs below it (Census, k = 10, after a (0.95, 0.01) of 36 s with 358 s left: (0.975,
 /// 0.01) 64 s, (0.98, 0.01) 75 s, then (0.99, 0.005) 118 s, its bound at 501 s; until
 /// session 28 only the rung after the next was looked at, so the ladder climbed). `None`
-/// when the climb reaches it (Tarragona, k = 10: every rung in 7–60 s) or no higher rung
+/// when the climb reaches it (Tarragona, k = 10: every rung in 6–47 s) or no higher rung
 /// fits.
 fn last_rung(rungs: &[(f64, f64)], cost: f64, left: f64) -> Option<(f64, f64)> {
     let predict = |r: (f64, f64)| cost / (1.0 - rung_bound(r, 1.0));
