@@ -104,7 +104,7 @@ impl Found {
 
 /// A record still addable to the current prefix and its aggregate distance to the prefix
 /// (maximum for dbil, sum for wcsd).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Cand {
     rec: u32,
     /// Its position in the canonical order: rows of [`Ctx::by_position`] are read in list
@@ -1096,15 +1096,7 @@ fn child_list(
     cannot: &[u32],
 ) -> usize {
     if buf.len() < rest.len() {
-        buf.resize(
-            rest.len(),
-            Cand {
-                rec: 0,
-                pos: 0,
-                agg: 0,
-                pi: 0.0,
-            },
-        );
+        buf.resize(rest.len(), Cand::default());
     }
     let limit = radius.floor() as i64;
     let mut len = 0;
@@ -1270,15 +1262,21 @@ fn all_sizes_prune(
         let m = first + i;
         let fixed = agg1 as f64 / d - round - net;
         let v = fixed + m as f64 * lambda + sum / d;
-        // far above any rounding of these sums (relative 1e-7 of their parts)
-        let margin = 1e-7 * (1.0 + stop.abs() + fixed.abs() + m as f64 * lambda.abs());
-        if v > stop + margin {
+        if one_pass_prunes(v, stop, fixed, m, lambda) {
             best = best.min(v);
         } else {
             return Err((m, best));
         }
     }
     Ok(best)
+}
+
+/// Whether a one-pass value `v` = `fixed` + mλ + Σ min(0, term − λ) at size `m` exceeds
+/// `stop` by more than its rounding (a relative margin of 1e-7 of its parts, far above it):
+/// only then may the exact sum, which is at least `v`, be skipped.
+fn one_pass_prunes(v: f64, stop: f64, fixed: f64, m: usize, lambda: f64) -> bool {
+    let margin = 1e-7 * (1.0 + stop.abs() + fixed.abs() + m as f64 * lambda.abs());
+    v > stop + margin
 }
 
 /// A prefix to complete in [`completion_bound`]: its size `p1`, dual sum minus cut penalties
@@ -1374,9 +1372,7 @@ fn completion_bound(
             }
             if let Some(l) = lambda.filter(|_| stop.is_finite()) {
                 let v = fixed + m as f64 * l + sum_below(child, half, div, l);
-                // far above any rounding of these sums (relative 1e-7 of their parts)
-                let margin = 1e-7 * (1.0 + stop.abs() + fixed.abs() + m as f64 * l.abs());
-                if v > stop + margin {
+                if one_pass_prunes(v, stop, fixed, m, l) {
                     best = best.min(v);
                     continue;
                 }
