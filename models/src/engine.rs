@@ -175,6 +175,10 @@ pub struct EngineStats {
     /// `ColgenOptions::ladder_first_after`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub deferred_stall_dives: u64,
+    /// Closing dives: one with the time left once the bound ladder has no search left that
+    /// ends in it (see `ColgenOptions::closing_dive`; counted in `dives` too).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub closing_dives: u64,
     /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and
     /// one at each later stall whose LP has fallen by 0.02% since the last (see
     /// `colgen::solve`).

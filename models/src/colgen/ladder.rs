@@ -129,6 +129,39 @@ impl Ladder {
         self.bounded || !self.active
     }
 
+    /// True when the ladder has bounded the run and has no search left that is predicted to
+    /// end in the `left` seconds, at a master value `value` and a run bound `lower`: every
+    /// rung is at or below the bound (the ladder is done), or the next fresh rung (no stopped
+    /// search to resume) is predicted from the measured cost to take longer than all of
+    /// them, with no lower rung that fits and raises the bound ([`fitting_rung`]). Before a
+    /// rung's time is measured it is false. The run then dives instead
+    /// (`ColgenOptions::closing_dive`).
+    pub(super) fn spent(&self, value: f64, lower: f64, left: f64) -> bool {
+        if !self.bounded {
+            return false;
+        }
+        if !self.active {
+            return true;
+        }
+        if self.resume.is_some() {
+            return false;
+        }
+        let Some(next) = RUNGS[self.rung..]
+            .iter()
+            .copied()
+            .find(|&r| rung_bound(r, value) > lower)
+        else {
+            return true;
+        };
+        let Some(cost) = self.cost else {
+            return false;
+        };
+        cost / (1.0 - rung_bound(next, 1.0)) > left
+            && fitting_rung(next, cost, left)
+                .filter(|&p| rung_bound(p, value) > lower + MIN_FIT_GAIN * value)
+                .is_none()
+    }
+
     /// Prices the next useful rung at the master's duals `sol`: raises the run's bound, adds
     /// the columns it finds (negative at the duals: the LP must be solved again) and returns
     /// how many. A rung that ends (no task stopped by its node budget) is passed when it found
@@ -613,6 +646,65 @@ mod tests {
         assert_eq!(last_rung(&RUNGS[1..], cost, 150.0), None);
         // The top rung has no rung after it.
         assert_eq!(last_rung(&RUNGS[RUNGS.len() - 1..], cost, 1e6), None);
+    }
+
+    #[test]
+    fn a_ladder_without_a_search_that_ends_in_the_time_left_is_spent() {
+        // Census, k = 10 (session 29): (0.95, 0.01) ran in 32 s, so cost = 32 · 0.0595 =
+        // 1.90 s; at 535 s the master's value was 158.1M and the bound 155.67M (0.9846 of
+        // it): the next rung, (0.995, 0.0025), is predicted at 254 s.
+        let cost = 32.0 * (1.0 - rung_bound(RUNGS[0], 1.0));
+        let ladder = Ladder {
+            active: true,
+            considered: true,
+            bounded: true,
+            cost: Some(cost),
+            ..Ladder::default()
+        };
+        let (value, lower) = (158.1, 155.67);
+        assert!(ladder.spent(value, lower, 65.0));
+        assert!(!ladder.spent(value, lower, 300.0));
+        // (0.95, 0.01) is predicted at 32 s: with 30 s left, a lower rung fits and raises a
+        // bound of 0.9 of the value (to 0.92), not one of 0.92.
+        assert!(!ladder.spent(1.0, 0.9, 30.0));
+        assert!(ladder.spent(1.0, 0.92, 30.0));
+        // Every rung at or below the bound, or the ladder done: nothing left.
+        assert!(ladder.spent(1.0, 0.995, 1e6));
+        let done = Ladder {
+            active: false,
+            ..ladder
+        };
+        assert!(done.spent(value, lower, 1e6));
+        // A stopped search to resume, a rung's time not measured yet, or no bound from the
+        // ladder yet: not spent.
+        let resuming = Ladder {
+            active: true,
+            resume: Some(Resume {
+                point: RUNGS[5],
+                duals: Duals {
+                    pi: Vec::new(),
+                    cuts: Vec::new(),
+                },
+                settled: Vec::new(),
+                pending: Vec::new(),
+                at: None,
+            }),
+            ..done
+        };
+        assert!(!resuming.spent(value, lower, 65.0));
+        let unmeasured = Ladder {
+            resume: None,
+            cost: None,
+            ..resuming
+        };
+        assert!(!unmeasured.spent(value, lower, 65.0));
+        let unbounded = Ladder {
+            cost: Some(cost),
+            bounded: false,
+            ..unmeasured
+        };
+        assert!(!unbounded.spent(value, lower, 65.0));
+        assert!(!Ladder::default().spent(value, lower, 65.0));
     }
 
     #[test]

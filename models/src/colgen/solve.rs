@@ -282,6 +282,8 @@ fn converge(
     // The first stall's dive when it waits for the ladder's first bound (see
     // `ColgenOptions::ladder_first_after`).
     let mut deferred_dive: Option<DeferredDive> = None;
+    // Whether the closing dive has run (see `ColgenOptions::closing_dive`).
+    let mut closing_dive_done = false;
     // Seconds the dives took: the cut rounds' clock leaves them out (see `CUT_TIME_SHARE`).
     let mut dive_s = 0.0;
     let early_at = early_search_at(inst, opts, run);
@@ -423,6 +425,22 @@ fn converge(
         }
         if fast_added == 0 && descent.0 && opts.bound_ladder {
             ladder.start(sol.duals.value(), run.lower);
+        }
+        if fast_added == 0
+            && !closing_dive_done
+            && deferred_dive.is_none()
+            && closing_dive_due(opts, run, &ladder, &sol)
+            && descent.1
+        {
+            // The ladder has nothing left that ends in the time left (Census, k = 10: done
+            // at 500–517 s with exact rounds after it, or a rung the deadline stopped after
+            // 65 s), and the incumbent is still over 1% above the LP: one more dive, from
+            // the LP as it is now, with all the time left.
+            closing_dive_done = true;
+            run.deadline = hard;
+            run.stats.closing_dives += 1;
+            dive_s += dive_and_restore(inst, opts, run, master, sol, 1.0, Stage::Closing);
+            continue;
         }
         if fast_added == 0 && ladder.active() {
             // The ladder's rung instead of an exact round: it bounds, or adds columns. While
@@ -885,6 +903,8 @@ enum Stage {
     Root,
     /// The descent's first stall: pricing by the descent (the root's fast pricing).
     Stall,
+    /// The closing dive (`ColgenOptions::closing_dive`): pricing by the descent too.
+    Closing,
 }
 
 /// Dives from the root's LP `sol` with `share` of the time left, then gives the master every
@@ -906,7 +926,7 @@ fn dive_and_restore(
     let ub = run.ub();
     let pricing = match stage {
         Stage::Root => dive::DivePricing::Exact,
-        Stage::Stall => dive::DivePricing::Descent,
+        Stage::Stall | Stage::Closing => dive::DivePricing::Descent,
     };
     let d = dive::dive(
         inst,
@@ -924,10 +944,10 @@ fn dive_and_restore(
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
             "{} dive: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
-            if stage == Stage::Root {
-                "root"
-            } else {
-                "stall"
+            match stage {
+                Stage::Root => "root",
+                Stage::Stall => "stall",
+                Stage::Closing => "closing",
             },
             d.steps,
             d.integral,
@@ -980,6 +1000,27 @@ impl DeferredDive {
             _ => self.share,
         }
     }
+}
+
+/// The least time left for a closing dive (`ColgenOptions::closing_dive`): on Census, k = 10,
+/// the stall dive's 24–50 steps took 30–40 s, its first rounding's partition some 5 s.
+const CLOSING_DIVE_MIN_S: f64 = 10.0;
+
+/// Whether the closing dive is due (`ColgenOptions::closing_dive`) at the master's LP `sol`:
+/// dives on, a time limit with at most the closing dive's share of it and at least
+/// [`CLOSING_DIVE_MIN_S`] left, the bound ladder spent in that time ([`Ladder::spent`]) and the
+/// incumbent more than [`STALL_DIVE_GAP`] above the LP.
+fn closing_dive_due(opts: &ColgenOptions, run: &Run, ladder: &Ladder, sol: &LpSolution) -> bool {
+    let (Some(share), Some(limit), Some(left)) =
+        (opts.closing_dive, opts.time_limit, run.remaining())
+    else {
+        return false;
+    };
+    opts.dive
+        && left >= CLOSING_DIVE_MIN_S
+        && left <= share * limit.as_secs_f64()
+        && run.ub() as f64 > (1.0 + STALL_DIVE_GAP) * sol.objective
+        && ladder.spent(sol.duals.value(), run.lower, left)
 }
 
 /// Whether the descent's first stall comes late enough for its dive to wait for the bound

@@ -979,6 +979,62 @@ fn a_waiting_dive_keeps_its_time_and_the_ladder_calibrates_first() {
     );
 }
 
+/// With a time limit, once the bound ladder has no search left that ends in the time left
+/// and the incumbent is more than 1% above the LP, the run dives once more from its LP
+/// (`ColgenOptions::closing_dive`, here at any share of the limit left): still the brute-force optimum with every bound below it,
+/// and, stopped at moments spread over the run (its thread's stop token, as the companion is
+/// stopped), an incumbent and a bound on either side of the optimum. The counts make the
+/// test fail if no closing dive runs, or one runs with the knob off.
+#[test]
+fn the_closing_dive_runs_and_loses_no_optimum() {
+    let mut closed = 0;
+    for seed in 0..24u64 {
+        let ks: &[u32] = [&[3u32][..], &[2, 3][..], &[4][..]][(seed % 3) as usize];
+        let inst = random_sse_instance(10, ks, seed);
+        let (_, opt) = brute_force(&inst, Criterion::Sse, 1).expect("feasible");
+        let opts = |closing_dive: Option<f64>| ColgenOptions {
+            criterion: Criterion::Sse,
+            time_limit: Some(std::time::Duration::from_secs(60)),
+            stall_step_min_records: 0,
+            restall_spacing: 0.0,
+            ladder_first_after: Some(0.0),
+            closing_dive,
+            ..ColgenOptions::default()
+        };
+        let what = format!("seed {seed}");
+        let started = std::time::Instant::now();
+        let on = solve_against_brute_force(&inst, opt, opts(Some(1.0)), &what).stats;
+        let took = started.elapsed();
+        assert!(on.closing_dives <= 1, "{what}");
+        if on.closing_dives == 0 {
+            continue;
+        }
+        closed += 1;
+        let off = solve_against_brute_force(&inst, opt, opts(None), &what).stats;
+        assert_eq!(off.closing_dives, 0, "{what}");
+        for step in 1..=8u32 {
+            let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let stopper = std::sync::Arc::clone(&token);
+            let at = took * step / 8;
+            let timer = std::thread::spawn(move || {
+                std::thread::sleep(at);
+                stopper.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
+            let r = optik_models::stop::with_token(Some(token), || {
+                solve_colgen(&inst, opts(Some(1.0))).unwrap()
+            });
+            timer.join().unwrap();
+            let what = format!("{what}, stopped at {step}/8");
+            assert!(r.objective.is_some_and(|o| o >= opt), "{what}");
+            assert!(r.lower_bound.is_none_or(|b| b <= opt), "{what}");
+            if let Some(p) = &r.partition {
+                assert!(p.violations(&inst.k).is_empty(), "{what}");
+            }
+        }
+    }
+    assert!(closed >= 1, "a closing dive ran in {closed} of 24 runs");
+}
+
 /// The root's descent solves the master at interior points until it stalls
 /// (`ColgenOptions::interior_descent`: from 500 records by default, here at any size); the
 /// stall's steps, the ladder and the proof that follow at vertices still prove the brute-force
