@@ -60,6 +60,10 @@ def test_ctrl_c_interrupts_a_solve_promptly():
     table = pd.DataFrame(
         {"a": rng.integers(0, 100, 300), "b": rng.integers(0, 100, 300), "c": rng.random(300)}
     )
+    # Python's own Ctrl-C handler, whatever the runner left: a process started in the
+    # background by a shell without job control inherits SIGINT ignored, and Python then
+    # installs no handler (the signal would never reach the call).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     started = time.monotonic()
     timer.start()
@@ -69,6 +73,7 @@ def test_ctrl_c_interrupts_a_solve_promptly():
             optik.anonymise(table, qi="a,b,c", k=3, engine="cp", time_limit=8)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 5.0
     # the solve stopped, not only the call: the process is idle afterwards (the CP search
     # would otherwise keep a core busy until its 8 s limit)
