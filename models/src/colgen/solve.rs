@@ -1003,7 +1003,8 @@ impl DeferredDive {
 }
 
 /// The least time left for a closing dive (`ColgenOptions::closing_dive`): on Census, k = 10,
-/// the stall dive's 24–50 steps took 30–40 s, its first rounding's partition some 5 s.
+/// closing dives ran 12–37 steps in 20–40 s (docs/microaggregation.md, Series 23); with 11 s,
+/// session 24's late dive made 3 steps and found nothing.
 const CLOSING_DIVE_MIN_S: f64 = 10.0;
 
 /// Whether the closing dive is due (`ColgenOptions::closing_dive`) at the master's LP `sol`:
