@@ -158,7 +158,7 @@ impl Ladder {
         };
         cost / (1.0 - rung_bound(next, 1.0)) > left
             && fitting_rung(next, cost, left)
-                .filter(|&p| rung_bound(p, value) > lower + MIN_FIT_GAIN * value)
+                .filter(|&p| raises_enough(p, value, lower))
                 .is_none()
     }
 
@@ -203,7 +203,7 @@ impl Ladder {
             (Some(point), _, _) => point,
             (None, None, Some(left)) => match self.calibration {
                 Some(measured) => calibrated_rung(next, measured, left)
-                    .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
+                    .filter(|&p| raises_enough(p, value, run.lower))
                     .unwrap_or(next),
                 None if self.own_deadline && rung_bound(CALIBRATION_RUNG, value) > run.lower => {
                     CALIBRATION_RUNG
@@ -211,7 +211,7 @@ impl Ladder {
                 None => next,
             },
             (None, Some(cost), Some(left)) => fitting_rung(next, cost, left)
-                .filter(|&p| rung_bound(p, value) > run.lower + MIN_FIT_GAIN * value)
+                .filter(|&p| raises_enough(p, value, run.lower))
                 .or_else(|| last_rung(&RUNGS[self.rung..], cost, left))
                 .unwrap_or(next),
             _ => next,
@@ -463,6 +463,12 @@ const FIT_SHARE: f64 = 0.8;
 /// A rung chosen by [`fitting_rung`] must raise the bound by at least this share of the
 /// master's value (else the next rung runs, and its columns may still move the LP).
 const MIN_FIT_GAIN: f64 = 0.0025;
+
+/// Whether a lower rung chosen to fit (`fitting_rung`, `calibrated_rung`) raises the bound
+/// `lower` by at least [`MIN_FIT_GAIN`] of the master's value `value`.
+fn raises_enough(rung: (f64, f64), value: f64, lower: f64) -> bool {
+    rung_bound(rung, value) > lower + MIN_FIT_GAIN * value
+}
 
 /// The t of a rung chosen by [`fitting_rung`].
 const FIT_T: f64 = 0.01;
