@@ -179,6 +179,10 @@ pub struct EngineStats {
     /// ends in it (see `ColgenOptions::closing_dive`; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub closing_dives: u64,
+    /// Proof probes: the enumeration's first stage run before branch-and-price when the gap
+    /// at the root is too wide for the enumeration (see `ColgenOptions::proof_probe`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub proof_probes: u64,
     /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and
     /// one at each later stall whose LP has fallen by 0.02% since the last (see
     /// `colgen::solve`).

@@ -631,9 +631,10 @@ fn prove(
 }
 
 /// The proof from the converged root LP `sol`: branch-and-price for a wide gap (until the
-/// incumbent comes within the enumeration's reach), else enumerate every column that can
-/// belong to a solution better than the incumbent, in stages of growing reduced-cost
-/// threshold, and solve the set-partitioning MIP over them.
+/// incumbent comes within the enumeration's reach; with a time limit, after the
+/// enumeration's first stage as a probe, `ColgenOptions::proof_probe`), else enumerate every
+/// column that can belong to a solution better than the incumbent, in stages of growing
+/// reduced-cost threshold, and solve the set-partitioning MIP over them.
 fn settle(
     inst: &Instance,
     opts: &ColgenOptions,
@@ -647,13 +648,25 @@ fn settle(
     let z = sol.duals.value();
     // Any solution of cost ≤ UB − 1 has Σ x_C rc_C ≤ UB − 1 − z; every rc ≥ min_rc (≤ 0).
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
-    if opts.proof.tree(z, run.ub()) {
+    let wide = opts.proof.tree(z, run.ub());
+    // Auto, with a time limit: a wide gap first gets the enumeration's first stage, its MIP
+    // limited to a share of the time left (`ColgenOptions::proof_probe`).
+    let mut probe = match opts.proof_probe {
+        Some(share) if wide && opts.proof == Proof::Auto && opts.time_limit.is_some() => {
+            Some(share)
+        }
+        _ => None,
+    };
+    if wide && probe.is_none() {
         // Auto: the tree gives way to the enumeration if the incumbent comes close enough.
         let enumerate_from = (opts.proof == Proof::Auto).then_some(z);
         run = match prove_by_tree(inst, opts, run, master, sol, enumerate_from) {
             Ok(result) => return result,
             Err(run) => *run,
         };
+    }
+    if probe.is_some() {
+        run.stats.proof_probes += 1;
     }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
     loop {
@@ -736,31 +749,50 @@ fn settle(
         };
         run.stats.pricing_time_s += t.elapsed().as_secs_f64();
         run.stats.enumerated_columns = cols.len();
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "proof: {} columns below {complete_to:.1} (target {target:.1}) in {:.2} s, t {:.2}",
+                cols.len(),
+                t.elapsed().as_secs_f64(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
         let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
         let limits = MipLimits {
-            seconds: run.remaining(),
+            seconds: run.remaining().map(|left| left * probe.unwrap_or(1.0)),
             nodes: opts.proof_mip_nodes,
         };
         let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
-        if !out.proven {
+        if out.proven {
+            let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
+            if complete_to >= target {
+                return run.finish(inst, Status::Optimal, None);
+            }
+            // No better solution uses only columns below complete_to: raise the bound.
+            run.raise_lower(z + complete_to - slack);
+            theta = Some(complete_to.max(1e-3));
+        } else {
             // A partition better than the MIP's bound uses a column outside the set, whose
             // reduced cost is at least `complete_to`.
             if opts.proof_mip_bound {
                 run.raise_lower(out.bound.min(z + complete_to - slack));
             }
-            return run.finish(
-                inst,
-                Status::Feasible,
-                Some("time limit in the proof MIP".into()),
-            );
+            if probe.is_none() {
+                return run.finish(
+                    inst,
+                    Status::Feasible,
+                    Some("time limit in the proof MIP".into()),
+                );
+            }
         }
-        let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
-        if complete_to >= target {
-            return run.finish(inst, Status::Optimal, None);
+        // After the probe, a gap still too wide for the enumeration goes to the tree, which
+        // gives way to the enumeration again if the incumbent comes close enough.
+        if probe.take().is_some() && opts.proof.tree(z, run.ub()) {
+            run = match prove_by_tree(inst, opts, run, master, sol, Some(z)) {
+                Ok(result) => return result,
+                Err(run) => *run,
+            };
         }
-        // No better solution uses only columns below complete_to: raise the bound accordingly.
-        run.raise_lower(z + complete_to - slack);
-        theta = Some(complete_to.max(1e-3));
     }
 }
 

@@ -1035,6 +1035,68 @@ fn the_closing_dive_runs_and_loses_no_optimum() {
     assert!(closed >= 1, "a closing dive ran in {closed} of 24 runs");
 }
 
+/// With a time limit, a gap after the root too wide for the enumeration first gets the
+/// enumeration's first stage, its MIP limited to a share of the time left
+/// (`ColgenOptions::proof_probe`), then branch-and-price if the gap is still that wide: still
+/// the brute-force optimum with every bound below it; with the proof MIPs stopped after a
+/// node (the probe's MIP unfinished, so the tree follows), an incumbent and a bound on either
+/// side of the optimum; and, stopped at moments spread over the run (its thread's stop token),
+/// the same. The counts make the test fail if no probe runs, or one runs with the knob off.
+#[test]
+fn the_proof_probe_runs_and_loses_no_optimum() {
+    let mut probed = 0;
+    for seed in 0..24u64 {
+        let ks: &[u32] = [&[3u32][..], &[4][..], &[2, 3][..], &[3, 5][..]][(seed % 4) as usize];
+        let inst = random_instance(11, ks, seed);
+        let (_, opt) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
+        let opts = |proof_probe: Option<f64>, proof_mip_nodes: Option<u64>| ColgenOptions {
+            criterion: Criterion::Dbil,
+            time_limit: Some(std::time::Duration::from_secs(60)),
+            proof_probe,
+            proof_mip_nodes,
+            ..ColgenOptions::default()
+        };
+        let what = format!("seed {seed}");
+        let started = std::time::Instant::now();
+        let on = solve_against_brute_force(&inst, opt, opts(Some(0.25), None), &what).stats;
+        let took = started.elapsed();
+        assert!(on.proof_probes <= 1, "{what}");
+        if on.proof_probes == 0 {
+            continue;
+        }
+        probed += 1;
+        let off = solve_against_brute_force(&inst, opt, opts(None, None), &what).stats;
+        assert_eq!(off.proof_probes, 0, "{what}");
+        let either_side = |r: &optik_models::EngineResult, what: &str| {
+            assert!(r.objective.is_some_and(|o| o >= opt), "{what}");
+            assert!(r.lower_bound.is_none_or(|b| b <= opt), "{what}");
+            if r.status == Status::Optimal {
+                assert_eq!(r.objective, Some(opt), "{what}");
+            }
+            if let Some(p) = &r.partition {
+                assert!(p.violations(&inst.k).is_empty(), "{what}");
+            }
+        };
+        let cut_short = solve_colgen(&inst, opts(Some(0.25), Some(1))).unwrap();
+        either_side(&cut_short, &format!("{what}, proof MIPs of one node"));
+        for step in 1..=8u32 {
+            let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let stopper = std::sync::Arc::clone(&token);
+            let at = took * step / 8;
+            let timer = std::thread::spawn(move || {
+                std::thread::sleep(at);
+                stopper.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
+            let r = optik_models::stop::with_token(Some(token), || {
+                solve_colgen(&inst, opts(Some(0.25), None)).unwrap()
+            });
+            timer.join().unwrap();
+            either_side(&r, &format!("{what}, stopped at {step}/8"));
+        }
+    }
+    assert!(probed >= 3, "a proof probe ran in {probed} of 24 runs");
+}
+
 /// The root's descent solves the master at interior points until it stalls
 /// (`ColgenOptions::interior_descent`: from 500 records by default, here at any size); the
 /// stall's steps, the ladder and the proof that follow at vertices still prove the brute-force
