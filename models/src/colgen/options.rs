@@ -80,8 +80,8 @@ pub struct ColgenOptions {
     /// above the LP, and the run goes on to converge and prove). Default `Some(0.25)`;
     /// `OPTIK_CLOSING_DIVE` sets the share (`0`: off; an ablation knob).
     pub closing_dive: Option<f64>,
-    /// With [`Proof::Auto`] and a time limit, when the gap after the root is too wide for the
-    /// enumeration, the enumeration's first stage (the set-partitioning MIP over the 20n
+    /// Below 500 records, with [`Proof::Auto`] and a time limit, when the gap after the root is
+    /// too wide for the enumeration, the enumeration's first stage (the set-partitioning MIP over the 20n
     /// columns of least reduced cost at the root's duals, or over every column below the gap
     /// when there are at most 40n) runs first, its MIP given at most this share of the time
     /// left; branch-and-price follows only when the gap is still that wide. That MIP is a

@@ -1013,17 +1013,9 @@ fn the_closing_dive_runs_and_loses_no_optimum() {
         let off = solve_against_brute_force(&inst, opt, opts(None), &what).stats;
         assert_eq!(off.closing_dives, 0, "{what}");
         for step in 1..=8u32 {
-            let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let stopper = std::sync::Arc::clone(&token);
-            let at = took * step / 8;
-            let timer = std::thread::spawn(move || {
-                std::thread::sleep(at);
-                stopper.store(true, std::sync::atomic::Ordering::SeqCst);
-            });
-            let r = optik_models::stop::with_token(Some(token), || {
+            let r = stopped_after(took * step / 8, || {
                 solve_colgen(&inst, opts(Some(1.0))).unwrap()
             });
-            timer.join().unwrap();
             let what = format!("{what}, stopped at {step}/8");
             assert!(r.objective.is_some_and(|o| o >= opt), "{what}");
             assert!(r.lower_bound.is_none_or(|b| b <= opt), "{what}");
@@ -1080,17 +1072,9 @@ fn the_proof_probe_runs_and_loses_no_optimum() {
         let cut_short = solve_colgen(&inst, opts(Some(0.25), Some(1))).unwrap();
         either_side(&cut_short, &format!("{what}, proof MIPs of one node"));
         for step in 1..=8u32 {
-            let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let stopper = std::sync::Arc::clone(&token);
-            let at = took * step / 8;
-            let timer = std::thread::spawn(move || {
-                std::thread::sleep(at);
-                stopper.store(true, std::sync::atomic::Ordering::SeqCst);
-            });
-            let r = optik_models::stop::with_token(Some(token), || {
+            let r = stopped_after(took * step / 8, || {
                 solve_colgen(&inst, opts(Some(0.25), None)).unwrap()
             });
-            timer.join().unwrap();
             either_side(&r, &format!("{what}, stopped at {step}/8"));
         }
     }
@@ -1125,6 +1109,20 @@ fn the_interior_descent_runs_and_loses_no_optimum() {
             assert_eq!(stats.interior_solves > 0, interior_descent, "{what}");
         }
     }
+}
+
+/// `solve` run on this thread with a stop token that a timer sets after `at` (as the
+/// companion is stopped): a run stopped at a chosen moment.
+fn stopped_after<R>(at: std::time::Duration, solve: impl FnOnce() -> R) -> R {
+    let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopper = std::sync::Arc::clone(&token);
+    let timer = std::thread::spawn(move || {
+        std::thread::sleep(at);
+        stopper.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let r = optik_models::stop::with_token(Some(token), solve);
+    timer.join().unwrap();
+    r
 }
 
 /// The run proved an optimum and its partition is k_i-anonymous.

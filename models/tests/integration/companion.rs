@@ -263,6 +263,9 @@ fn a_small_instance_starts_its_companion_late() {
             time_limit: Some(limit),
             cuts: false,
             handover_after: None,
+            // The proof probe proves this instance at the root in 0.03 s, before the
+            // companion's start.
+            proof_probe: None,
             companion: Some(companion(Arc::clone(&started), best.clone())),
             ..ColgenOptions::default()
         },
