@@ -101,6 +101,9 @@ enum NodeLp {
     Converged(LpSolution),
     /// A Lagrangian bound of a complete pricing reached the incumbent.
     Pruned,
+    /// Between its rounds the incumbent (the companion's) came within the enumeration's reach
+    /// of the root LP: the tree ends for the enumeration proof.
+    Enumerate,
 }
 
 /// Runs the tree from the converged root LP (value `root_bound`) until every node is closed or
@@ -176,6 +179,7 @@ pub(super) fn branch_and_price(
             max_classes,
             (floor, &mut node_best),
             &mut hand_over,
+            enumerate_from,
         ) {
             Ok(lp) => lp,
             Err(why) => {
@@ -190,6 +194,13 @@ pub(super) fn branch_and_price(
             NodeLp::Pruned => {
                 stats.pruned_by_lagrange += 1;
                 continue;
+            }
+            NodeLp::Enumerate => {
+                open.push(Node {
+                    bound: node_best,
+                    ..node
+                });
+                break TreeEnd::Enumerate;
             }
             NodeLp::Converged(sol) => sol,
         };
@@ -384,8 +395,10 @@ fn stalled(share: f64, budget: f64, elapsed: f64, gained: f64, gap: f64) -> bool
 /// bound reaches the incumbent. `bound` is the least bound of the other open nodes and the
 /// node's own: every Lagrangian bound of the node's rounds (valid for its subproblem, whatever
 /// the duals and cuts) raises the node's, and the run's up to that floor, so a node stopped
-/// by the time limit keeps what its rounds proved. Between rounds the core may go to the
-/// companion (`hand_over`).
+/// by the time limit keeps what its rounds proved. Between rounds the run takes the
+/// companion's incumbent, and ends the tree for the enumeration once that is within its reach
+/// of the root LP (`enumerate_from`, as between nodes), or the core goes to the companion
+/// (`hand_over`).
 #[allow(clippy::too_many_arguments, reason = "a node's context")]
 fn node_lp(
     inst: &Instance,
@@ -396,6 +409,7 @@ fn node_lp(
     max_classes: f64,
     bound: (f64, &mut f64),
     hand_over: &mut HandOver,
+    enumerate_from: Option<f64>,
 ) -> Result<NodeLp, &'static str> {
     let (floor, node_best) = bound;
     let mut proved = |run: &mut Run, l: Option<f64>| {
@@ -404,9 +418,17 @@ fn node_lp(
             run.raise_lower(node_best.min(floor));
         }
     };
+    // The node LP's value when its last cut round was separated (`ColgenOptions::node_cut_tail`).
+    let mut cut_from: Option<f64> = None;
     loop {
         if run.out_of_time() {
             return Err("time limit in branch-and-price");
+        }
+        if opts.node_sync {
+            run.sync_companion(inst);
+            if enumerate_from.is_some_and(|z| !opts.proof.tree(z, run.ub())) {
+                return Ok(NodeLp::Enumerate);
+            }
         }
         if hand_over.check_in_node(inst, run) {
             continue;
@@ -446,7 +468,12 @@ fn node_lp(
         // its LP violates (branch-cut-and-price), up to a cap on the master's cut rows; not
         // when the run separates none (`opts.cuts` off).
         let cap = NODE_CUT_FACTOR * inst.n;
-        if opts.cuts && master.cuts.len() < cap && ceil_bound(sol.objective) < run.ub() {
+        if opts.cuts
+            && master.cuts.len() < cap
+            && ceil_bound(sol.objective) < run.ub()
+            && !tailing_off(opts.node_cut_tail, cut_from, sol.objective, run.ub())
+        {
+            cut_from = Some(sol.objective);
             let existing: HashSet<OddSet> = master.cuts.iter().cloned().collect();
             let limit = (inst.n / 10).max(5).min(cap - master.cuts.len());
             let new = cuts::separate(
@@ -471,6 +498,15 @@ fn node_lp(
             }
         }
         return Ok(NodeLp::Converged(sol));
+    }
+}
+
+/// Whether a node's cut rounds have tailed off: the last round, separated at LP value `from`,
+/// raised the LP to `now` by less than the share `tail` of the gap left to the incumbent `ub`.
+fn tailing_off(tail: Option<f64>, from: Option<f64>, now: f64, ub: i64) -> bool {
+    match (tail, from) {
+        (Some(tail), Some(from)) => now - from < tail * (ub as f64 - now),
+        _ => false,
     }
 }
 
@@ -524,7 +560,7 @@ mod tests {
             in_nodes,
             done: false,
         };
-        with_a_companion_holding_the_pairs(|inst, run| {
+        with_a_companion_holding_the_pairs(false, |inst, run| {
             // Stalled (nothing gained against a gap of 36.4), but not checked in nodes.
             assert!(!tree(0.0, false).check_in_node(inst, run));
             // Checked in nodes, but 40 gained in 5 s projects 40 more: enough.
@@ -542,6 +578,73 @@ mod tests {
             run.lower = 3.0;
             assert!(!stalled_tree.check_in_node(inst, run));
         });
+    }
+
+    /// Between a node's rounds the run takes the companion's incumbent and, once that is within
+    /// the enumeration's reach of the root LP, ends the node for the enumeration
+    /// (`ColgenOptions::node_sync`); without it the node goes on to its LP.
+    #[test]
+    fn a_node_gives_way_to_the_enumeration_when_the_companion_closes_the_gap() {
+        use super::super::column::Column;
+        use super::super::options::ColgenOptions;
+        use super::super::run::with_a_companion_holding_the_pairs;
+        use super::{node_lp, Master, NodeLp, Pairs};
+        use std::time::{Duration, Instant};
+        for node_sync in [true, false] {
+            with_a_companion_holding_the_pairs(true, |inst, run| {
+                // The companion has published the pairs (cost 4; the run's incumbent is 40).
+                let link = run.companion.clone().expect("linked");
+                let t = Instant::now();
+                while link.known() > 4 && t.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                assert_eq!(link.known(), 4);
+                let opts = ColgenOptions {
+                    node_sync,
+                    handover_after: None,
+                    ..ColgenOptions::default()
+                };
+                let mut master = Master::new(inst.n);
+                for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
+                    master.add_column(Column::new(inst, opts.criterion, members));
+                }
+                master.add_artificials(run.cap as f64);
+                let mut node_best = 3.6;
+                let mut hand_over = HandOver::new(&opts, run);
+                // The root LP's 3.99 is within the enumeration's reach of 4, not of 40.
+                let end = node_lp(
+                    inst,
+                    &opts,
+                    run,
+                    &mut master,
+                    &Pairs::default(),
+                    2.0,
+                    (f64::INFINITY, &mut node_best),
+                    &mut hand_over,
+                    Some(3.99),
+                )
+                .expect("not stopped");
+                assert_eq!(matches!(end, NodeLp::Enumerate), node_sync);
+                assert_eq!(run.ub(), if node_sync { 4 } else { 40 });
+            });
+        }
+    }
+
+    /// A node's cut rounds tail off when the last one raised its LP by less than the share of
+    /// the gap left (`ColgenOptions::node_cut_tail`); never before a first round, nor with the
+    /// knob off.
+    #[test]
+    fn a_nodes_cut_rounds_tail_off_against_the_gap() {
+        use super::tailing_off;
+        // Raised 0.5 against a gap of 100: under 1% of it.
+        assert!(tailing_off(Some(0.01), Some(99.5), 100.0, 200));
+        // Raised 2 against a gap of 100: more.
+        assert!(!tailing_off(Some(0.01), Some(98.0), 100.0, 200));
+        // Exactly the share is not under it.
+        assert!(!tailing_off(Some(0.01), Some(99.0), 100.0, 200));
+        // No round yet, or the knob off.
+        assert!(!tailing_off(Some(0.01), None, 100.0, 200));
+        assert!(!tailing_off(None, Some(100.0), 100.0, 200));
     }
 
     #[test]

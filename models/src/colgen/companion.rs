@@ -149,6 +149,12 @@ impl Link {
         *self.found.lock().expect("no panic holding it") = Some((p.clone(), objective));
     }
 
+    /// The best cost known to both sides (tests wait for a companion's partition by it).
+    #[cfg(test)]
+    pub(super) fn known(&self) -> i64 {
+        self.known.load(Ordering::SeqCst)
+    }
+
     /// The companion's best partition since the last call, if any.
     pub(super) fn take(&self) -> Option<Found> {
         self.found.lock().expect("no panic holding it").take()

@@ -287,9 +287,13 @@ pub(super) fn run_with(best: i64, lower: f64) -> Run {
 
 /// Runs `body` on two pairs far apart and a run whose incumbent is one class (4 · 10) and
 /// whose bound 3.6 proves 4, the pairs' cost; the run is linked to a companion on its own
-/// thread that, once on every core, hands the pairs over and then waits for its stop.
+/// thread that hands the pairs over (once on every core, or `at_once`) and then waits for its
+/// stop.
 #[cfg(test)]
-pub(super) fn with_a_companion_holding_the_pairs(body: impl FnOnce(&Instance, &mut Run)) {
+pub(super) fn with_a_companion_holding_the_pairs(
+    at_once: bool,
+    body: impl FnOnce(&Instance, &mut Run),
+) {
     use super::companion::{Companion, Cores, Publish};
     use std::time::Duration;
     let dist = vec![
@@ -308,7 +312,7 @@ pub(super) fn with_a_companion_holding_the_pairs(body: impl FnOnce(&Instance, &m
     };
     let companion: Companion = Box::new(
         move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
-            if cores == Cores::All {
+            if at_once || cores == Cores::All {
                 publish(&pairs, 4);
             }
             while !crate::stop::requested() {
@@ -347,7 +351,7 @@ mod tests {
     /// on every core after the hand-over, and it stops with the run.
     #[test]
     fn the_hand_over_ends_when_a_partition_meets_the_bound() {
-        with_a_companion_holding_the_pairs(|inst, run| {
+        with_a_companion_holding_the_pairs(false, |inst, run| {
             let t = Instant::now();
             assert!(run.hand_over(inst));
             assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
