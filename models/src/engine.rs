@@ -183,6 +183,10 @@ pub struct EngineStats {
     /// at the root is too wide for the enumeration (see `ColgenOptions::proof_probe`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub proof_probes: u64,
+    /// Tight phases: column-generation runs with no class above the tight size, for an
+    /// incumbent, before branch-and-price (see `ColgenOptions::tight_phase`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tight_phases: u64,
     /// Restricted master MIPs at the fast pricing's stalls (sse, wcsd): the first stall's, and
     /// one at each later stall whose LP has fallen by 0.02% since the last (see
     /// `colgen::solve`).

@@ -24,6 +24,7 @@ mod run;
 mod solve;
 mod stabilisation;
 pub mod start;
+mod tight;
 
 pub use companion::{Companion, Cores, Publish};
 pub use options::{ColgenOptions, Improver, Proof};

@@ -90,6 +90,12 @@ pub struct ColgenOptions {
     /// found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets the
     /// share (`0`: off; an ablation knob).
     pub proof_probe: Option<f64>,
+    /// With a time limit, below 500 records, before branch-and-price (after the proof probe)
+    /// while the incumbent has a class above the tight size ([`super::tight`]), a
+    /// column-generation run with no class above it gets this share of the time left, for an
+    /// incumbent. Default `Some(0.25)`; `OPTIK_TIGHT_PHASE` sets the share (`0`: off; an
+    /// ablation knob).
+    pub tight_phase: Option<f64>,
     /// Partial pricing returns columns in which each record lies at most this many times
     /// ([`super::pricing::SearchOptions::cover`]). Default 10, or `OPTIK_PRICE_COVER` (0: no
     /// limit, the k best columns as before; an ablation knob).
@@ -280,6 +286,7 @@ impl Default for ColgenOptions {
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
             closing_dive: env_share("OPTIK_CLOSING_DIVE", 0.25),
             proof_probe: env_share("OPTIK_PROOF_PROBE", 0.25),
+            tight_phase: env_share("OPTIK_TIGHT_PHASE", 0.25),
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
@@ -321,6 +328,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_dives", &self.node_dives)
             .field("closing_dive", &self.closing_dive)
             .field("proof_probe", &self.proof_probe)
+            .field("tight_phase", &self.tight_phase)
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
             .field("node_sync", &self.node_sync)

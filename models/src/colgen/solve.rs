@@ -12,6 +12,7 @@ use super::proof::MipLimits;
 use super::round::{age_pool, fast_round, has_fast_round, price_round, pricing_options, Round};
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
+use super::tight;
 use super::{cuts, dive, lp_primal, proof, start};
 use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
 use crate::root_lp::{Duals, OddSet, RootLp};
@@ -662,7 +663,10 @@ fn settle(
         }
         _ => None,
     };
-    if wide && probe.is_none() {
+    if wide
+        && probe.is_none()
+        && !(tight::tight_phase(inst, opts, &mut run) && !opts.proof.tree(z, run.ub()))
+    {
         // Auto: the tree gives way to the enumeration if the incumbent comes close enough.
         let enumerate_from = (opts.proof == Proof::Auto).then_some(z);
         run = match prove_by_tree(inst, opts, run, master, sol, enumerate_from) {
@@ -792,7 +796,10 @@ fn settle(
         }
         // After the probe, a gap still too wide for the enumeration goes to the tree, which
         // gives way to the enumeration again if the incumbent comes close enough.
-        if probe.take().is_some() && opts.proof.tree(z, run.ub()) {
+        if probe.take().is_some()
+            && opts.proof.tree(z, run.ub())
+            && !(tight::tight_phase(inst, opts, &mut run) && !opts.proof.tree(z, run.ub()))
+        {
             run = match prove_by_tree(inst, opts, run, master, sol, Some(z)) {
                 Ok(result) => return result,
                 Err(run) => *run,

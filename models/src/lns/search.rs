@@ -68,6 +68,8 @@ pub fn solve_job<O: DistanceOracle + ?Sized>(
             warm_start: vec![job.warm.clone()],
             column_budget: limits.column_budget,
             cuts: limits.cuts,
+            // A neighbourhood is re-optimised, not searched for a tight partition.
+            tight_phase: None,
             ..ColgenOptions::default()
         },
     );
