@@ -663,10 +663,7 @@ fn settle(
         }
         _ => None,
     };
-    if wide
-        && probe.is_none()
-        && !(tight::tight_phase(inst, opts, &mut run) && !opts.proof.tree(z, run.ub()))
-    {
+    if wide && probe.is_none() && still_wide_after_tight(inst, opts, &mut run, z) {
         // Auto: the tree gives way to the enumeration if the incumbent comes close enough.
         let enumerate_from = (opts.proof == Proof::Auto).then_some(z);
         run = match prove_by_tree(inst, opts, run, master, sol, enumerate_from) {
@@ -798,7 +795,7 @@ fn settle(
         // gives way to the enumeration again if the incumbent comes close enough.
         if probe.take().is_some()
             && opts.proof.tree(z, run.ub())
-            && !(tight::tight_phase(inst, opts, &mut run) && !opts.proof.tree(z, run.ub()))
+            && still_wide_after_tight(inst, opts, &mut run, z)
         {
             run = match prove_by_tree(inst, opts, run, master, sol, Some(z)) {
                 Ok(result) => return result,
@@ -806,6 +803,13 @@ fn settle(
             };
         }
     }
+}
+
+/// Before the tree: the tight phase when it applies ([`tight::tight_phase`]); whether the gap
+/// at the root LP's value `z` is still too wide for the enumeration after it.
+fn still_wide_after_tight(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) -> bool {
+    tight::tight_phase(inst, opts, run);
+    opts.proof.tree(z, run.ub())
 }
 
 /// The columns `mode` selects at the root LP's duals, or `None` when the deadline stopped the

@@ -30,24 +30,24 @@ pub(super) fn tight_max_size(ks: &[u32]) -> Option<u32> {
 
 /// Runs the tight phase on `share` of the time left when it applies: a time limit, under
 /// [`TIGHT_MAX_RECORDS`] records, a tight size below the run's own largest class size (so a
-/// tight run never starts another), and an incumbent with a class above it. True when its
-/// partition improved the run's incumbent.
-pub(super) fn tight_phase(inst: &Instance, opts: &ColgenOptions, run: &mut Run) -> bool {
+/// tight run never starts another), and an incumbent with a class above it. Its partition
+/// goes to the run's incumbent when better.
+pub(super) fn tight_phase(inst: &Instance, opts: &ColgenOptions, run: &mut Run) {
     let (Some(share), Some(left)) = (opts.tight_phase, run.remaining()) else {
-        return false;
+        return;
     };
     let Some(size) = tight_max_size(&inst.k) else {
-        return false;
+        return;
     };
     if inst.n >= TIGHT_MAX_RECORDS || opts.constraints.max_size.is_some_and(|m| m <= size) {
-        return false;
+        return;
     }
     let tight_already = run
         .best
         .as_ref()
         .is_some_and(|(p, _)| p.classes().iter().all(|c| c.len() <= size as usize));
     if tight_already {
-        return false;
+        return;
     }
     run.stats.tight_phases += 1;
     let mut warm_start = opts.warm_start.clone();
@@ -79,7 +79,6 @@ pub(super) fn tight_phase(inst: &Instance, opts: &ColgenOptions, run: &mut Run) 
             run.start.elapsed().as_secs_f64()
         );
     }
-    run.ub() < before
 }
 
 /// The tight phase runs below this many records, as the proof probe: at 1,000 records the
