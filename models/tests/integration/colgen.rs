@@ -1001,27 +1001,15 @@ fn the_closing_dive_runs_and_loses_no_optimum() {
             closing_dive,
             ..ColgenOptions::default()
         };
-        let what = format!("seed {seed}");
-        let started = std::time::Instant::now();
-        let on = solve_against_brute_force(&inst, opt, opts(Some(1.0)), &what).stats;
-        let took = started.elapsed();
-        assert!(on.closing_dives <= 1, "{what}");
-        if on.closing_dives == 0 {
-            continue;
-        }
-        closed += 1;
-        let off = solve_against_brute_force(&inst, opt, opts(None), &what).stats;
-        assert_eq!(off.closing_dives, 0, "{what}");
-        for step in 1..=8u32 {
-            let r = stopped_after(took * step / 8, || {
-                solve_colgen(&inst, opts(Some(1.0))).unwrap()
-            });
-            let what = format!("{what}, stopped at {step}/8");
-            assert!(r.objective.is_some_and(|o| o >= opt), "{what}");
-            assert!(r.lower_bound.is_none_or(|b| b <= opt), "{what}");
-            if let Some(p) = &r.partition {
-                assert!(p.violations(&inst.k).is_empty(), "{what}");
-            }
+        let opts = |on: bool| opts(on.then_some(1.0));
+        if knob_loses_no_optimum(
+            &inst,
+            opt,
+            opts,
+            |s| s.closing_dives,
+            &format!("seed {seed}"),
+        ) {
+            closed += 1;
         }
     }
     assert!(closed >= 1, "a closing dive ran in {closed} of 24 runs");
@@ -1049,16 +1037,11 @@ fn the_proof_probe_runs_and_loses_no_optimum() {
             ..ColgenOptions::default()
         };
         let what = format!("seed {seed}");
-        let started = std::time::Instant::now();
-        let on = solve_against_brute_force(&inst, opt, opts(Some(0.25), None), &what).stats;
-        let took = started.elapsed();
-        assert!(on.proof_probes <= 1, "{what}");
-        if on.proof_probes == 0 {
+        let knob = |on: bool| opts(on.then_some(0.25), None);
+        if !knob_loses_no_optimum(&inst, opt, knob, |s| s.proof_probes, &what) {
             continue;
         }
         probed += 1;
-        let off = solve_against_brute_force(&inst, opt, opts(None, None), &what).stats;
-        assert_eq!(off.proof_probes, 0, "{what}");
         let cut_short = solve_colgen(&inst, opts(Some(0.25), Some(1))).unwrap();
         either_side(
             &inst,
@@ -1066,12 +1049,6 @@ fn the_proof_probe_runs_and_loses_no_optimum() {
             &cut_short,
             &format!("{what}, proof MIPs of one node"),
         );
-        for step in 1..=8u32 {
-            let r = stopped_after(took * step / 8, || {
-                solve_colgen(&inst, opts(Some(0.25), None)).unwrap()
-            });
-            either_side(&inst, opt, &r, &format!("{what}, stopped at {step}/8"));
-        }
     }
     assert!(probed >= 3, "a proof probe ran in {probed} of 24 runs");
 }
@@ -1104,25 +1081,46 @@ fn the_tight_phase_runs_and_loses_no_optimum() {
             tight_phase,
             ..ColgenOptions::default()
         };
-        let what = format!("seed {seed}");
-        let started = std::time::Instant::now();
-        let on = solve_against_brute_force(&inst, opt, opts(Some(0.25)), &what).stats;
-        let took = started.elapsed();
-        assert!(on.tight_phases <= 1, "{what}");
-        if on.tight_phases == 0 {
-            continue;
-        }
-        tight += 1;
-        let off = solve_against_brute_force(&inst, opt, opts(None), &format!("{what}, off"));
-        assert_eq!(off.stats.tight_phases, 0, "{what}");
-        for step in 1..=8u32 {
-            let r = stopped_after(took * step / 8, || {
-                solve_colgen(&inst, opts(Some(0.25))).unwrap()
-            });
-            either_side(&inst, opt, &r, &format!("{what}, stopped at {step}/8"));
+        let knob = |on: bool| opts(on.then_some(0.25));
+        if knob_loses_no_optimum(
+            &inst,
+            opt,
+            knob,
+            |s| s.tight_phases,
+            &format!("seed {seed}"),
+        ) {
+            tight += 1;
         }
     }
     assert!(tight >= 4, "the tight phase ran in {tight} of 48 runs");
+}
+
+/// A knob's cross-check on one instance: the run with `opts(true)` proves the brute-force
+/// optimum `opt` with every bound below it. When it counts the knob's feature at most once
+/// (`ran`; none: false, nothing more is run), the run with `opts(false)` proves it too and
+/// counts none, and runs with the knob stopped at eight moments spread over the first run's
+/// time keep incumbent and bound on either side of the optimum.
+fn knob_loses_no_optimum(
+    inst: &Instance,
+    opt: i64,
+    opts: impl Fn(bool) -> ColgenOptions,
+    ran: impl Fn(&optik_models::EngineStats) -> u64,
+    what: &str,
+) -> bool {
+    let started = std::time::Instant::now();
+    let on = solve_against_brute_force(inst, opt, opts(true), what).stats;
+    let took = started.elapsed();
+    assert!(ran(&on) <= 1, "{what}");
+    if ran(&on) == 0 {
+        return false;
+    }
+    let off = solve_against_brute_force(inst, opt, opts(false), &format!("{what}, off")).stats;
+    assert_eq!(ran(&off), 0, "{what}");
+    for step in 1..=8u32 {
+        let r = stopped_after(took * step / 8, || solve_colgen(inst, opts(true)).unwrap());
+        either_side(inst, opt, &r, &format!("{what}, stopped at {step}/8"));
+    }
+    true
 }
 
 /// A run that may have stopped early: its incumbent and bound lie on either side of the
