@@ -805,10 +805,13 @@ fn settle(
     }
 }
 
-/// Before the tree: the tight phase when it applies ([`tight::tight_phase`]); whether the gap
+/// Before the tree: the tight phase when it applies ([`tight::tight_run`]); whether the gap
 /// at the root LP's value `z` is still too wide for the enumeration after it.
 fn still_wide_after_tight(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) -> bool {
-    tight::tight_phase(inst, opts, run);
+    if let Some(tight_opts) = tight::tight_run(inst, opts, run) {
+        let result = solve_colgen(inst, tight_opts);
+        tight::offer(inst, opts, run, result);
+    }
     opts.proof.tree(z, run.ub())
 }
 

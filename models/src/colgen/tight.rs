@@ -10,7 +10,8 @@
 
 use super::options::ColgenOptions;
 use super::run::Run;
-use super::{solve_colgen, start};
+use super::start;
+use crate::engine::{EngineError, EngineResult};
 use crate::{ClassConstraints, Instance};
 use std::time::Duration;
 
@@ -28,45 +29,52 @@ pub(super) fn tight_max_size(ks: &[u32]) -> Option<u32> {
     Some((kmax + r.div_ceil(m)) as u32)
 }
 
-/// Runs the tight phase on `share` of the time left when it applies: a time limit, under
-/// [`TIGHT_MAX_RECORDS`] records, a tight size below the run's own largest class size (so a
-/// tight run never starts another), and an incumbent with a class above it. Its partition
-/// goes to the run's incumbent when better.
-pub(super) fn tight_phase(inst: &Instance, opts: &ColgenOptions, run: &mut Run) {
-    let (Some(share), Some(left)) = (opts.tight_phase, run.remaining()) else {
-        return;
-    };
-    let Some(size) = tight_max_size(&inst.k) else {
-        return;
-    };
+/// The options of the tight run, on `share` of the time left, when the phase applies: a time
+/// limit, under [`TIGHT_MAX_RECORDS`] records, a tight size below the run's own largest class
+/// size (so a tight run never starts another), and an incumbent with a class above it. The
+/// caller runs it (`colgen::solve`) and hands the result to [`offer`].
+pub(super) fn tight_run(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+) -> Option<ColgenOptions> {
+    let (share, left) = (opts.tight_phase?, run.remaining()?);
+    let size = tight_max_size(&inst.k)?;
     if inst.n >= TIGHT_MAX_RECORDS || opts.constraints.max_size.is_some_and(|m| m <= size) {
-        return;
+        return None;
     }
     let tight_already = run
         .best
         .as_ref()
         .is_some_and(|(p, _)| p.classes().iter().all(|c| c.len() <= size as usize));
     if tight_already {
-        return;
+        return None;
     }
     run.stats.tight_phases += 1;
     let mut warm_start = opts.warm_start.clone();
     warm_start.extend(run.best.as_ref().map(|(p, _)| p.clone()));
-    let before = run.ub();
-    let result = solve_colgen(
-        inst,
-        ColgenOptions {
-            criterion: opts.criterion,
-            time_limit: Some(Duration::from_secs_f64(left * share)),
-            warm_start,
-            cuts: opts.cuts,
-            constraints: ClassConstraints {
-                max_size: Some(size),
-                ..opts.constraints.clone()
-            },
-            ..ColgenOptions::default()
+    Some(ColgenOptions {
+        criterion: opts.criterion,
+        time_limit: Some(Duration::from_secs_f64(left * share)),
+        warm_start,
+        cuts: opts.cuts,
+        constraints: ClassConstraints {
+            max_size: Some(size),
+            ..opts.constraints.clone()
         },
-    );
+        ..ColgenOptions::default()
+    })
+}
+
+/// Offers the tight run's partition to the run (its cost computed here; its bounds, of the
+/// tight problem only, are dropped).
+pub(super) fn offer(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    result: Result<EngineResult, EngineError>,
+) {
+    let before = run.ub();
     let found = result.ok().and_then(|r| r.partition);
     if let Some(p) = found.filter(|p| p.len() == inst.n && p.violations(&inst.k).is_empty()) {
         let cost = start::partition_cost(inst, opts.criterion, &p);
@@ -74,7 +82,7 @@ pub(super) fn tight_phase(inst: &Instance, opts: &ColgenOptions, run: &mut Run) 
     }
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "tight phase (classes of at most {size}): ub {before} -> {} t {:.2}",
+            "tight phase: ub {before} -> {} t {:.2}",
             run.ub(),
             run.start.elapsed().as_secs_f64()
         );
