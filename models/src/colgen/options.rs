@@ -84,11 +84,11 @@ pub struct ColgenOptions {
     /// too wide for the enumeration, the enumeration's first stage (the set-partitioning MIP
     /// over the 20n columns of least reduced cost at the root's duals, or over every column
     /// below the gap when there are at most 40n) runs first, its MIP given at most this share
-    /// of the time left; branch-and-price follows only when the gap is still that wide. That MIP is a
-    /// strong primal step where the restricted master lacks the columns: Adult, 100 records,
-    /// k = 5, it found the optimum 213.815 in 10 s, which the tree and the companion had not
-    /// found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets the
-    /// share (`0`: off; an ablation knob).
+    /// of the time left; branch-and-price follows only when the gap is still that wide. That
+    /// MIP is a strong primal step where the restricted master lacks the columns: Adult, 100
+    /// records, k = 5, it found the optimum 213.815 in 10 s, which the tree and the companion
+    /// had not found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets
+    /// the share (`0`: off; an ablation knob).
     pub proof_probe: Option<f64>,
     /// With a time limit, below 500 records, before branch-and-price (after the proof probe)
     /// while the incumbent has a class above the tight size ([`super::tight`]), a

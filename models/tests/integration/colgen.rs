@@ -1056,9 +1056,9 @@ fn the_proof_probe_runs_and_loses_no_optimum() {
 /// The tight phase (`ColgenOptions::tight_phase`: before the tree, a column-generation run
 /// with no class above the tight size, for an incumbent) loses no optimum: on 48 instances of
 /// 12 records at k_i over {4}, {5}, {3, 4} and {2, 5}, with the probe off so a wide gap goes to
-/// the tree (every gap, with the tree as the proof, on half of them), the runs with and without it prove the brute-force optimum with every bound below
-/// it, and runs stopped at moments spread over the run (the tight run's included) keep
-/// incumbent and bound on either side of it. The counts make the test fail if the phase
+/// the tree (every gap, with the tree as the proof, on half of them), the runs with and without
+/// it prove the brute-force optimum with every bound below it, and runs stopped at moments
+/// spread over the run (the tight run's included) keep incumbent and bound on either side of it. The counts make the test fail if the phase
 /// never runs, or runs with the knob off.
 #[test]
 fn the_tight_phase_runs_and_loses_no_optimum() {
