@@ -38,6 +38,16 @@ impl ClassConstraints {
             && self.max_size.is_none()
     }
 
+    /// True when nothing beyond k_i-anonymity is asked but, perhaps, a largest class size (the
+    /// large-neighbourhood search honours that one).
+    pub fn size_cap_only(&self) -> bool {
+        ClassConstraints {
+            max_size: None,
+            ..self.clone()
+        }
+        .is_empty()
+    }
+
     /// True when every subset of a valid class satisfies the constraints except the k_i (no
     /// l-diversity, no must-link): then a class that splits into two k_i-anonymous classes is
     /// dominated, and the size-cap dominance `|C| ≤ 2·max k − 1` holds. l-diversity and must-links

@@ -4,6 +4,7 @@
 //! column generation when no warm start meets the class constraints, and the compact MIP (which
 //! starts cold) giving way to the warm start when that is better.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::colgen::{solve_colgen, ColgenOptions, Companion, Cores, Improver, Publish};
@@ -255,7 +256,7 @@ fn run_colgen(
             on_bound: opts.on_bound,
             improve: (opts.constraints.is_empty() && lns_in_colgen())
                 .then(|| lns_improver(opts.criterion)),
-            companion: (opts.constraints.is_empty() && lns_companion_in_colgen())
+            companion: (opts.constraints.size_cap_only() && lns_companion_in_colgen())
                 .then(|| lns_companion(opts.criterion)),
             constraints: opts.constraints,
             ..ColgenOptions::default()
@@ -286,8 +287,9 @@ fn lns_companion_in_colgen() -> bool {
 /// generation's per-record bounds (the search's own for every sum criterion: `lns::cost`'s
 /// tests check they agree).
 fn lns_companion(criterion: Criterion) -> Companion {
-    Box::new(
+    Arc::new(
         move |inst: &Instance,
+              max_class_size: Option<u32>,
               bounds: &[f64],
               start: &Partition,
               deadline: Option<Instant>,
@@ -306,6 +308,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     deadline,
                     threads: threads.max(1),
                     max_size: companion_max_size(inst.n),
+                    max_class_size,
                     rule: companion_rule(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),

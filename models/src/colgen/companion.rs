@@ -34,13 +34,17 @@ pub enum Cores {
     All,
 }
 
-/// Improves the k_i-anonymous partition `start` of the instance until the deadline or until
-/// the calling thread's stop token is set ([`crate::stop::with_token`]), on the cores given,
-/// handing every better partition to `publish`. Runs on a thread of its own beside column
-/// generation, which hands it its per-record lower bounds too
-/// ([`super::start::record_bounds`]).
-pub type Companion =
-    Box<dyn Fn(&Instance, &[f64], &Partition, Option<Instant>, Cores, Publish) + Send + Sync>;
+/// Improves the k_i-anonymous partition `start` of the instance, with no class above the
+/// largest class size given (when one is), until the deadline or until the calling thread's
+/// stop token is set ([`crate::stop::with_token`]), on the cores given, handing every better
+/// partition to `publish`. Runs on a thread of its own beside column generation, which hands
+/// it its per-record lower bounds too ([`super::start::record_bounds`]). Shared, so that the
+/// tight phase's run has one too.
+pub type Companion = Arc<
+    dyn Fn(&Instance, Option<u32>, &[f64], &Partition, Option<Instant>, Cores, Publish)
+        + Send
+        + Sync,
+>;
 
 /// How often a companion that starts late looks at the clock and the run.
 const LATE_START_POLL: Duration = Duration::from_millis(5);
@@ -64,11 +68,15 @@ pub(super) struct Link {
     known: AtomicI64,
     /// The run has handed its core over: restarts use [`Cores::All`].
     all_cores: AtomicBool,
+    /// The run's largest class size: the companion searches under it, and the run takes no
+    /// partition above it.
+    max_class_size: Option<u32>,
 }
 
 impl Link {
-    /// A link for a companion starting from an incumbent of cost `start_cost`.
-    pub(super) fn new(start_cost: i64) -> Arc<Self> {
+    /// A link for a companion starting from an incumbent of cost `start_cost`, under the run's
+    /// largest class size `max_class_size`.
+    pub(super) fn new(start_cost: i64, max_class_size: Option<u32>) -> Arc<Self> {
         Arc::new(Link {
             token: Arc::new(AtomicBool::new(false)),
             finished: AtomicBool::new(false),
@@ -77,6 +85,7 @@ impl Link {
             restart: Mutex::new(None),
             known: AtomicI64::new(start_cost),
             all_cores: AtomicBool::new(false),
+            max_class_size,
         })
     }
 
@@ -126,7 +135,15 @@ impl Link {
                 Cores::AllButOne
             };
             crate::stop::with_token(Some(Arc::clone(&self.token)), || {
-                companion(inst, bounds, &start, deadline, cores, publish)
+                companion(
+                    inst,
+                    self.max_class_size,
+                    bounds,
+                    &start,
+                    deadline,
+                    cores,
+                    publish,
+                )
             });
             if self.finished.load(Ordering::SeqCst) || crate::stop::past(deadline) {
                 break;
@@ -140,13 +157,20 @@ impl Link {
         }
     }
 
+    /// True when `p` has no class above the run's largest class size.
+    pub(super) fn within_size(&self, p: &Partition) -> bool {
+        self.max_class_size
+            .is_none_or(|m| p.sizes().iter().all(|&s| s <= m as usize))
+    }
+
     /// Keeps `p` when it claims to be better than anything known (the run checks it).
     fn publish(&self, p: &Partition, objective: i64) {
         if objective >= self.known.load(Ordering::SeqCst) {
             return;
         }
-        self.known.fetch_min(objective, Ordering::SeqCst);
+        // Found before known: whoever sees the new cost known finds the partition too.
         *self.found.lock().expect("no panic holding it") = Some((p.clone(), objective));
+        self.known.fetch_min(objective, Ordering::SeqCst);
     }
 
     /// The best cost known to both sides (tests wait for a companion's partition by it).

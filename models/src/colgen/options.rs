@@ -96,6 +96,10 @@ pub struct ColgenOptions {
     /// incumbent. Default `Some(0.25)`; `OPTIK_TIGHT_PHASE` sets the share (`0`: off; an
     /// ablation knob).
     pub tight_phase: Option<f64>,
+    /// The tight phase's run has a companion search of its own, under the tight size (the
+    /// run's companion, when it has one). Default true; `OPTIK_TIGHT_COMPANION=0` runs it alone
+    /// (an ablation knob).
+    pub tight_companion: bool,
     /// Partial pricing returns columns in which each record lies at most this many times
     /// ([`super::pricing::SearchOptions::cover`]). Default 10, or `OPTIK_PRICE_COVER` (0: no
     /// limit, the k best columns as before; an ablation knob).
@@ -117,6 +121,11 @@ pub struct ColgenOptions {
     /// 0.17 in 55 s against a gap of 21); `OPTIK_NODE_CUT_TAIL` sets the share (`0`: cut up to
     /// the cap as before; an ablation knob).
     pub node_cut_tail: Option<f64>,
+    /// The root's cut rounds count as without gain (three such end them) when a round raised
+    /// the LP by less than this share of the gap to the incumbent, beside the absolute test
+    /// (2e-6 of the LP). Default `None` (the absolute test alone); `OPTIK_ROOT_CUT_TAIL` sets
+    /// the share (an experiment knob).
+    pub root_cut_tail: Option<f64>,
     /// The hand-over is also checked between a node's pricing rounds, not only between nodes.
     /// Default true; `OPTIK_HANDOVER_NODES=0` checks between nodes only (an ablation knob).
     pub handover_in_nodes: bool,
@@ -287,10 +296,14 @@ impl Default for ColgenOptions {
             closing_dive: env_share("OPTIK_CLOSING_DIVE", 0.25),
             proof_probe: env_share("OPTIK_PROOF_PROBE", 0.25),
             tight_phase: env_share("OPTIK_TIGHT_PHASE", 0.25),
+            tight_companion: std::env::var("OPTIK_TIGHT_COMPANION").as_deref() != Ok("0"),
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
+            root_cut_tail: env_number::<f64>("OPTIK_ROOT_CUT_TAIL")
+                .filter(|s| *s > 0.0)
+                .map(|s| s.min(1.0)),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
@@ -329,10 +342,12 @@ impl std::fmt::Debug for ColgenOptions {
             .field("closing_dive", &self.closing_dive)
             .field("proof_probe", &self.proof_probe)
             .field("tight_phase", &self.tight_phase)
+            .field("tight_companion", &self.tight_companion)
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
             .field("node_sync", &self.node_sync)
             .field("node_cut_tail", &self.node_cut_tail)
+            .field("root_cut_tail", &self.root_cut_tail)
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)

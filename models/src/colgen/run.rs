@@ -131,11 +131,11 @@ impl Run {
     }
 
     /// Makes the companion's latest partition the incumbent (and returns it) when it is
-    /// k_i-anonymous and better at the cost computed here: the run trusts no cost it did not
-    /// compute.
+    /// k_i-anonymous, within the run's largest class size and better at the cost computed
+    /// here: the run trusts no cost it did not compute.
     fn absorb(&mut self, inst: &Instance, link: &Link) -> Option<Partition> {
         let (p, _) = link.take()?;
-        if p.len() != inst.n || !p.violations(&inst.k).is_empty() {
+        if p.len() != inst.n || !p.violations(&inst.k).is_empty() || !link.within_size(&p) {
             return None;
         }
         let cost = start::partition_cost(inst, self.criterion, &p);
@@ -294,6 +294,16 @@ pub(super) fn with_a_companion_holding_the_pairs(
     at_once: bool,
     body: impl FnOnce(&Instance, &mut Run),
 ) {
+    with_a_capped_companion_holding_the_pairs(at_once, None, body);
+}
+
+/// [`with_a_companion_holding_the_pairs`] with the run's largest class size `cap`.
+#[cfg(test)]
+pub(super) fn with_a_capped_companion_holding_the_pairs(
+    at_once: bool,
+    cap: Option<u32>,
+    body: impl FnOnce(&Instance, &mut Run),
+) {
     use super::companion::{Companion, Cores, Publish};
     use std::time::Duration;
     let dist = vec![
@@ -310,8 +320,8 @@ pub(super) fn with_a_companion_holding_the_pairs(
         deadline: Some(Instant::now() + Duration::from_secs(60)),
         ..run_with(40, 3.6)
     };
-    let companion: Companion = Box::new(
-        move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+    let companion: Companion = Arc::new(
+        move |_: &Instance, _, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
             if at_once || cores == Cores::All {
                 publish(&pairs, 4);
             }
@@ -320,7 +330,7 @@ pub(super) fn with_a_companion_holding_the_pairs(
             }
         },
     );
-    let link = Link::new(40);
+    let link = Link::new(40, cap);
     run.companion = Some(Arc::clone(&link));
     let deadline = run.deadline;
     /// Stops the companion if an assertion fails first (else the scope would wait for it).
@@ -361,6 +371,26 @@ mod tests {
             assert_eq!(r.status, Status::Optimal);
             assert_eq!(r.objective, Some(4));
         });
+    }
+
+    /// The run takes no partition of its companion with a class above the run's largest class
+    /// size (a capped run's companion searches under the cap, and the run trusts no partition
+    /// it did not check).
+    #[test]
+    fn the_run_takes_no_companion_partition_above_its_cap() {
+        use std::time::Duration;
+        for (cap, taken) in [(Some(1), false), (Some(2), true), (None, true)] {
+            with_a_capped_companion_holding_the_pairs(true, cap, |inst, run| {
+                let link = run.companion.clone().expect("linked");
+                let t = Instant::now();
+                while link.known() > 4 && t.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                assert_eq!(link.known(), 4);
+                assert_eq!(run.sync_companion(inst).is_some(), taken, "cap {cap:?}");
+                assert_eq!(run.ub(), if taken { 4 } else { 40 }, "cap {cap:?}");
+            });
+        }
     }
 
     /// A stage stopped by a time limit, with a bound that already meets the incumbent (costs

@@ -43,21 +43,17 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
         Ok(x) => x,
         Err(r) => return Ok(*r),
     };
-    // Below IMPROVE_MIN_RECORDS the companion starts only once the run has used a share of
-    // its limit: runs that prove by then stay reproducible, and none runs without a limit.
-    let not_before = (inst.n < IMPROVE_MIN_RECORDS)
-        .then(|| late_companion_at(&opts, &run))
-        .flatten();
+    let not_before = companion_not_before(inst, &opts, &run);
     let late_ok = inst.n >= IMPROVE_MIN_RECORDS || not_before.is_some();
     let companion = opts
         .companion
-        .take()
-        .filter(|_| late_ok && opts.constraints.is_empty());
+        .clone()
+        .filter(|_| late_ok && opts.constraints.size_cap_only());
     std::thread::scope(|scope| {
         // Stops the companion if the run unwinds before `finish` stopped it.
         let mut _guard = None;
         if let (Some(companion), Some((p, cost))) = (companion.as_ref(), run.best.clone()) {
-            let link = Link::new(cost);
+            let link = Link::new(cost, opts.constraints.max_size);
             run.companion = Some(Arc::clone(&link));
             _guard = Some(AbandonOnDrop(Arc::clone(&link)));
             let deadline = run.deadline;
@@ -566,9 +562,16 @@ fn converge(
         if cut_time && master.cuts.len() < cut_cap && ceil_bound(run.lower) < run.ub() {
             // A round gains when it closes 2e-6 of the LP's value or 1% of the gap, whichever
             // is less: on Tarragona, k = 3, the odd-set cuts leave a gap of 0.0008%, and rounds
-            // that closed a tenth of it each counted as without gain.
+            // that closed a tenth of it each counted as without gain. Against a wide gap a round
+            // must close `root_cut_tail` of it too (diabetes, 200 records, k = 10: rounds of
+            // 0.01 against a gap of 23 ran from 7 s to 33 s and raised the bound by 0.24).
             let gap = (run.ub() as f64 - sol.objective).max(0.0);
-            if gain < (2e-6 * sol.objective.abs().max(1.0)).min(0.01 * gap) {
+            let tail = opts.root_cut_tail.unwrap_or(0.0) * gap;
+            if gain
+                < (2e-6 * sol.objective.abs().max(1.0))
+                    .min(0.01 * gap)
+                    .max(tail)
+            {
                 cut_rounds_without_gain += 1;
             } else {
                 cut_rounds_without_gain = 0;
@@ -808,7 +811,12 @@ fn settle(
 /// Before the tree: the tight phase when it applies ([`tight::tight_run`]); whether the gap
 /// at the root LP's value `z` is still too wide for the enumeration after it.
 fn still_wide_after_tight(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) -> bool {
-    if let Some(tight_opts) = tight::tight_run(inst, opts, run) {
+    if let Some(mut tight_opts) = tight::tight_run(inst, opts, run) {
+        // It has a companion only once the run's own may have started (its hand-overs would
+        // start one at once).
+        if companion_not_before(inst, opts, run).is_some_and(|at| Instant::now() < at) {
+            tight_opts.companion = None;
+        }
         let result = solve_colgen(inst, tight_opts);
         tight::offer(inst, opts, run, result);
     }
@@ -1134,6 +1142,15 @@ const IMPROVE_MIN_RECORDS: usize = 500;
 /// Share of the time limit after which the companion starts below [`IMPROVE_MIN_RECORDS`]
 /// records (diabetes, 442 records, k = 10: the run kept its warm start for the whole minute).
 const LATE_COMPANION_SHARE: f64 = 0.1;
+
+/// When the run's companion may start: below [`IMPROVE_MIN_RECORDS`] records only once the run
+/// has used a share of its limit (runs that prove by then stay reproducible, and none runs
+/// without a limit). `None`: at once.
+fn companion_not_before(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Option<Instant> {
+    (inst.n < IMPROVE_MIN_RECORDS)
+        .then(|| late_companion_at(opts, run))
+        .flatten()
+}
 
 /// When the companion of a small instance starts: [`LATE_COMPANION_SHARE`] of the time limit
 /// after the start (`OPTIK_COMPANION_LATE` sets the share, `0` for never: an ablation knob);

@@ -6,7 +6,8 @@
 //! LP of 293.6). A column-generation run of its own with no class above the tight size, on a
 //! share of the time, finds a tight partition (there 300.01 in 10.7 s with the whole run). Its
 //! partition is offered to the run as an incumbent; its bounds are bounds of the tight problem
-//! only and are never used.
+//! only and are never used. The tight run has the run's companion search, under the tight size
+//! (`ColgenOptions::tight_companion`; only once the run's own companion may have started).
 
 use super::options::ColgenOptions;
 use super::run::Run;
@@ -58,6 +59,7 @@ pub(super) fn tight_run(
         time_limit: Some(Duration::from_secs_f64(left * share)),
         warm_start,
         cuts: opts.cuts,
+        companion: opts.companion.clone().filter(|_| opts.tight_companion),
         constraints: ClassConstraints {
             max_size: Some(size),
             ..opts.constraints.clone()

@@ -66,6 +66,9 @@ pub struct LnsOptions {
     pub min_size: usize,
     /// Largest m the adaptation grows to (capped by n).
     pub max_size: usize,
+    /// Largest class size allowed (`--max-class-size`, or column generation's tight phase):
+    /// the start must meet it, and every neighbourhood is re-optimised under it.
+    pub max_class_size: Option<u32>,
     /// How neighbouring classes are found.
     pub rule: NeighbourhoodRule,
     /// How seeds favour expensive classes.
@@ -105,6 +108,7 @@ impl Default for LnsOptions {
             size: 100,
             min_size: 20,
             max_size: 1000,
+            max_class_size: None,
             rule: default_rule(),
             seed_bias: SeedBias::CostOverBound,
             follow_improvements: true,
@@ -143,6 +147,7 @@ impl std::fmt::Debug for LnsOptions {
             .field("size", &self.size)
             .field("min_size", &self.min_size)
             .field("max_size", &self.max_size)
+            .field("max_class_size", &self.max_class_size)
             .field("rule", &self.rule)
             .field("seed_bias", &self.seed_bias)
             .field("follow_improvements", &self.follow_improvements)
@@ -169,6 +174,8 @@ pub struct Drive {
     pub column_budget: usize,
     /// Subset-row cuts in the neighbourhoods' column generation.
     pub cuts: bool,
+    /// Largest class size allowed ([`LnsOptions::max_class_size`]).
+    pub max_class_size: Option<u32>,
     /// Workers at the lowest CPU priority ([`LnsOptions::background`]).
     pub background: bool,
 }

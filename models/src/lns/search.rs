@@ -10,7 +10,7 @@ use super::options::{Drive, ImprovementCallback, LnsEvent, LnsOptions, Partition
 use super::oracle::{sub_instance, DistanceOracle};
 use super::outcome::LnsStats;
 use crate::engine::{EngineError, EngineResult, Status};
-use crate::{solve_colgen, ColgenOptions, Partition};
+use crate::{solve_colgen, ClassConstraints, ColgenOptions, Partition};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
@@ -51,7 +51,7 @@ pub struct Solved {
 }
 
 /// Re-optimises one neighbourhood: its dense sub-instance, column generation warm-started with
-/// the incumbent's classes and limited to the job's time.
+/// the incumbent's classes, limited to the job's time and under the search's class-size cap.
 pub fn solve_job<O: DistanceOracle + ?Sized>(
     oracle: &O,
     criterion: SumCriterion,
@@ -68,6 +68,10 @@ pub fn solve_job<O: DistanceOracle + ?Sized>(
             warm_start: vec![job.warm.clone()],
             column_budget: limits.column_budget,
             cuts: limits.cuts,
+            constraints: ClassConstraints {
+                max_size: limits.max_class_size,
+                ..ClassConstraints::default()
+            },
             // A neighbourhood is re-optimised, not searched for a tight partition.
             tight_phase: None,
             ..ColgenOptions::default()
@@ -105,6 +109,8 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     size: usize,
     min_size: usize,
     max_size: usize,
+    /// Largest class size allowed.
+    max_class_size: Option<u32>,
     /// Classes held by running jobs.
     locked: HashSet<usize>,
     /// Hashes of class-id sets not worth solving again: proven optimal, or timed out without
@@ -192,6 +198,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             size: opts.size.clamp(min_size, max_size),
             min_size,
             max_size,
+            max_class_size: opts.max_class_size,
             locked: HashSet::new(),
             tried: HashSet::new(),
             timeouts: HashMap::new(),
@@ -401,12 +408,14 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             .into_iter()
             .map(|c| c.into_iter().map(|t| job.records[t]).collect())
             .collect();
+        let cap = self.max_class_size.map_or(usize::MAX, |m| m as usize);
         let valid = new.iter().all(|c| {
-            c.iter()
-                .map(|&i| self.oracle.k(i) as usize)
-                .max()
-                .unwrap_or(0)
-                <= c.len()
+            c.len() <= cap
+                && c.iter()
+                    .map(|&i| self.oracle.k(i) as usize)
+                    .max()
+                    .unwrap_or(0)
+                    <= c.len()
         });
         let cost: i64 = new
             .iter()

@@ -14,7 +14,8 @@ use std::time::Instant;
 /// Improves the k_i-anonymous partition `start` of the oracle's records by large-neighbourhood
 /// search until `opts.deadline`, `opts.max_neighbourhoods`, or until every neighbourhood of the
 /// largest size is proven optimal. Errors: a criterion that is not a sum over classes, or a
-/// start that does not cover the records or breaks a k_i.
+/// start that does not cover the records, breaks a k_i or has a class above
+/// `opts.max_class_size`.
 pub fn solve_lns<O: DistanceOracle + ?Sized>(
     oracle: &O,
     start: &Partition,
@@ -39,6 +40,15 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         ))
         .into());
     }
+    if let Some(cap) = opts.max_class_size {
+        let sizes = start.sizes();
+        if let Some(&big) = sizes.iter().find(|&&s| s > cap as usize) {
+            return Err(crate::InvalidInput(format!(
+                "start partition has a class of {big} records, above the largest class size {cap}"
+            ))
+            .into());
+        }
+    }
     let record_bounds = match opts.record_bounds.take() {
         Some(b) if b.len() == n => b,
         _ => cost::record_bounds(oracle, criterion),
@@ -58,6 +68,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         max_neighbourhoods: opts.max_neighbourhoods,
         column_budget: opts.column_budget,
         cuts: opts.cuts,
+        max_class_size: opts.max_class_size,
         background: opts.background,
     };
     let mut search = search::Search::new(oracle, criterion, start, &mut opts, bounds);

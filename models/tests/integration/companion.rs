@@ -6,15 +6,17 @@
 use crate::common::random_instance;
 use optik_models::colgen::{Companion, Cores, Publish};
 use optik_models::{
-    objective_of, solve, solve_colgen, ColgenOptions, Criterion, Engine, Instance, Partition,
-    SolveOptions, Status,
+    objective_of, solve, solve_colgen, ClassConstraints, ColgenOptions, Criterion, Engine,
+    Instance, Partition, SolveOptions, Status,
 };
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A companion that hands `p` over once, claiming cost 1, and returns.
 fn publishes(p: Partition) -> Companion {
-    Box::new(move |_: &Instance, _: &[f64], _: &Partition, _, _, publish: Publish| publish(&p, 1))
+    Arc::new(
+        move |_: &Instance, _, _: &[f64], _: &Partition, _, _, publish: Publish| publish(&p, 1),
+    )
 }
 
 /// Records in index order, in classes of `size` (the last one takes the rest).
@@ -83,11 +85,9 @@ fn a_partition_breaking_a_k_is_refused() {
         .is_empty());
 }
 
-#[test]
-fn the_companion_stops_when_the_run_ends() {
-    // Tight, well separated clusters of five at k = 5: proven at the root in well under a
-    // second; a companion that ignored the stop would hold the run for 60 s.
-    let n = 500;
+/// Tight, well separated clusters of five records (i / 5) at k = 5: distance 1 inside a
+/// cluster, 1000 across.
+fn clusters_of_five(n: usize) -> Instance {
     let dist: Vec<Vec<i64>> = (0..n)
         .map(|i| {
             (0..n)
@@ -99,13 +99,75 @@ fn the_companion_stops_when_the_run_ends() {
                 .collect()
         })
         .collect();
-    let inst = Instance::new(1.0, vec![5; n], dist).unwrap();
-    let waits: Companion = Box::new(|_: &Instance, _: &[f64], _: &Partition, _, _, _: Publish| {
-        let t = Instant::now();
-        while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    });
+    Instance::new(1.0, vec![5; n], dist).unwrap()
+}
+
+/// A run under a largest class size (`--max-class-size`, the tight phase) has a companion too:
+/// what it hands over reaches the result only when no class is above the cap.
+#[test]
+fn a_capped_runs_companion_must_keep_the_cap() {
+    // 500 records: a smaller run starts its companion late, after its limit of zero.
+    let inst = random_instance(500, &[3], 9);
+    let opt = solve_colgen(&inst, ColgenOptions::default()).unwrap();
+    assert_eq!(opt.status, Status::Optimal);
+    let p = opt.partition.expect("a partition");
+    let cap = *p.sizes().iter().max().unwrap() as u32;
+    // The optimum with two of its classes merged: one class above the cap, still better than
+    // the greedy cover the run starts from.
+    let merged: Vec<usize> = p
+        .labels()
+        .iter()
+        .map(|&c| if c == 1 { 0 } else { c })
+        .collect();
+    let merged = Partition::from_labels(&merged);
+    let big = *merged.sizes().iter().max().unwrap() as u32;
+    assert!(big > cap);
+    // The start: 166 classes dealt round-robin, of 3 or 4 records (500 is no multiple of 3,
+    // so the optimum has a class of 4 or more too).
+    let dealt = Partition::from_labels(&(0..inst.n).map(|i| i % 166).collect::<Vec<_>>());
+    let run = |cap: u32, companion: Option<Companion>| {
+        solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Dbil,
+                time_limit: Some(Duration::ZERO),
+                warm_start: vec![dealt.clone()],
+                companion,
+                constraints: ClassConstraints {
+                    max_size: Some(cap),
+                    ..ClassConstraints::default()
+                },
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap()
+        .objective
+    };
+    let cost = objective_of(&inst, &merged, Criterion::Dbil);
+    let alone = run(cap, None).expect("the start meets the cap");
+    assert!(
+        cost < alone,
+        "the test needs a better partition than the start"
+    );
+    assert_eq!(run(cap, Some(publishes(merged.clone()))), Some(alone));
+    assert_eq!(run(big, Some(publishes(merged))), Some(cost));
+    assert_eq!(run(cap, Some(publishes(p))), opt.objective);
+}
+
+#[test]
+fn the_companion_stops_when_the_run_ends() {
+    // Tight, well separated clusters of five at k = 5: proven at the root in well under a
+    // second; a companion that ignored the stop would hold the run for 60 s.
+    let n = 500;
+    let inst = clusters_of_five(n);
+    let waits: Companion = Arc::new(
+        |_: &Instance, _, _: &[f64], _: &Partition, _, _, _: Publish| {
+            let t = Instant::now();
+            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        },
+    );
     let t = Instant::now();
     let r = solve_colgen(
         &inst,
@@ -198,8 +260,8 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
     let seen = Arc::clone(&calls);
     // Waits for its stop; on every core it first hands over the optimum.
-    let companion: Companion = Box::new(
-        move |_: &Instance, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+    let companion: Companion = Arc::new(
+        move |_: &Instance, _, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
             seen.lock().unwrap().push(cores);
             if cores == Cores::All {
                 publish(&best, 0);
@@ -246,8 +308,8 @@ fn a_small_instance_starts_its_companion_late() {
     let started: Arc<Mutex<Vec<Duration>>> = Arc::default();
     let t0 = Instant::now();
     let companion = |started: Arc<Mutex<Vec<Duration>>>, best: Partition| -> Companion {
-        Box::new(
-            move |_: &Instance, _: &[f64], _: &Partition, _, _, publish: Publish| {
+        Arc::new(
+            move |_: &Instance, _, _: &[f64], _: &Partition, _, _, publish: Publish| {
                 started.lock().unwrap().push(t0.elapsed());
                 publish(&best, 0);
                 while !optik_models::stop::requested() {

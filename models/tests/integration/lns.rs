@@ -5,15 +5,15 @@
 //! as an engine run its per-record bound never exceeds the brute-force optimum, at any stop.
 
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
-use optik_models::brute_force::brute_force;
+use optik_models::brute_force::{brute_force, brute_force_with};
 use optik_models::colgen::start::{greedy_cover, partition_cost};
 use optik_models::lns::cost::record_bounds;
 use optik_models::lns::{
     run_lns_engine, LnsEngineOptions, LnsStop, NeighbourhoodRule, SeedBias, SumCriterion,
 };
 use optik_models::{
-    solve_lns, Criterion, DistanceOracle, EngineError, Instance, LnsOptions, LnsResult, Partition,
-    Status,
+    solve_lns, ClassConstraints, Criterion, DistanceOracle, EngineError, Instance, LnsOptions,
+    LnsResult, Partition, Status,
 };
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
@@ -145,6 +145,75 @@ proptest! {
         let bound: f64 = record_bounds(&inst, SumCriterion::Sse).iter().sum();
         prop_assert!(bound <= opt as f64 + 1e-9, "per-record bound {bound} > optimum {opt}");
     }
+}
+
+/// A start of ⌊n / max k_i⌋ classes dealt round-robin (every class holds max k_i records or
+/// one more), and its largest class size: the tight size, below which no partition exists.
+fn round_robin_start(inst: &Instance) -> Option<(Partition, u32)> {
+    let kmax = *inst.k.iter().max()? as usize;
+    let m = inst.n / kmax;
+    if m == 0 {
+        return None;
+    }
+    let labels: Vec<usize> = (0..inst.n).map(|i| i % m).collect();
+    Some((Partition::from_labels(&labels), inst.n.div_ceil(m) as u32))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Under a largest class size (`--max-class-size`, the tight phase's companion) every
+    /// neighbourhood is re-optimised under it: from small neighbourhoods no class exceeds it,
+    /// and one neighbourhood holding every class reaches the brute-force optimum under it. A
+    /// neighbourhood solved without the cap would return larger classes, which the search
+    /// rejects as a bug (a debug assertion).
+    #[test]
+    fn a_capped_search_keeps_the_cap_and_reaches_the_capped_optimum(
+        n in 4usize..=10, ks in 0usize..4, seed in any::<u64>(), wcsd in any::<bool>(),
+        threads in 1usize..=2,
+    ) {
+        let inst = random_instance(n, KS[ks], seed);
+        let c = criterion(wcsd);
+        let Some((start, cap)) = round_robin_start(&inst) else {
+            return Ok(());
+        };
+        let capped = ClassConstraints { max_size: Some(cap), ..ClassConstraints::default() };
+        let (_, opt) = brute_force_with(&inst, c, 1, &capped).expect("the start meets the cap");
+        for (size, max_size) in [(2, 4), (n, n)] {
+            let r = solve_lns(&inst, &start, LnsOptions {
+                criterion: c,
+                size,
+                min_size: 2,
+                max_size,
+                max_class_size: Some(cap),
+                threads,
+                seed,
+                ..LnsOptions::default()
+            }).unwrap();
+            check_valid(&inst, c, &start, &r);
+            prop_assert!(r.partition.sizes().iter().all(|&s| s <= cap as usize));
+            if size == n {
+                prop_assert_eq!(r.objective, opt);
+                prop_assert_eq!(r.stop, LnsStop::Optimal);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_capped_search_rejects_a_start_above_the_cap() {
+    let inst = random_instance(6, &[2], 1);
+    let three_three = Partition::from_labels(&[0, 0, 0, 1, 1, 1]);
+    let capped = |cap| LnsOptions {
+        max_class_size: Some(cap),
+        ..LnsOptions::default()
+    };
+    let err = solve_lns(&inst, &three_three, capped(2)).unwrap_err();
+    assert!(
+        err.to_string().contains("above the largest class size 2"),
+        "{err}"
+    );
+    assert!(solve_lns(&inst, &three_three, capped(3)).is_ok());
 }
 
 /// Neighbourhoods that keep growing end at the whole instance, and prove it optimal.
