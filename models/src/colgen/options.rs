@@ -123,8 +123,9 @@ pub struct ColgenOptions {
     pub node_cut_tail: Option<f64>,
     /// The root's cut rounds count as without gain (three such end them) when a round raised
     /// the LP by less than this share of the gap to the incumbent, beside the absolute test
-    /// (2e-6 of the LP). Default `None` (the absolute test alone); `OPTIK_ROOT_CUT_TAIL` sets
-    /// the share (an experiment knob).
+    /// (2e-6 of the LP). Default `Some(0.005)` (diabetes, 100 records, k = 5: proven in 8.0 s
+    /// against 12.5 s; bounds within 0.02% at 200–500 records); `OPTIK_ROOT_CUT_TAIL` sets the
+    /// share (`0`: the absolute test alone, as before; an ablation knob).
     pub root_cut_tail: Option<f64>,
     /// The hand-over is also checked between a node's pricing rounds, not only between nodes.
     /// Default true; `OPTIK_HANDOVER_NODES=0` checks between nodes only (an ablation knob).
@@ -301,9 +302,7 @@ impl Default for ColgenOptions {
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
-            root_cut_tail: env_number::<f64>("OPTIK_ROOT_CUT_TAIL")
-                .filter(|s| *s > 0.0)
-                .map(|s| s.min(1.0)),
+            root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
