@@ -68,13 +68,17 @@ pub(super) struct Link {
     known: AtomicI64,
     /// The run has handed its core over: restarts use [`Cores::All`].
     all_cores: AtomicBool,
-    /// The run's largest class size: the companion searches under it, and the run takes no
-    /// partition above it.
+    /// The run's largest class size (or the tight size the companion searches under): the
+    /// companion searches under it, and the run takes no partition above it and restarts it
+    /// from none.
     max_class_size: Option<u32>,
+    /// The companion's latest start or partition within the cap: a hand-over restarts it from
+    /// there when the run's incumbent is above the cap.
+    within: Mutex<Option<Found>>,
 }
 
 impl Link {
-    /// A link for a companion starting from an incumbent of cost `start_cost`, under the run's
+    /// A link for a companion starting from a partition of cost `start_cost`, under the
     /// largest class size `max_class_size`.
     pub(super) fn new(start_cost: i64, max_class_size: Option<u32>) -> Arc<Self> {
         Arc::new(Link {
@@ -86,6 +90,7 @@ impl Link {
             known: AtomicI64::new(start_cost),
             all_cores: AtomicBool::new(false),
             max_class_size,
+            within: Mutex::new(None),
         })
     }
 
@@ -110,6 +115,8 @@ impl Link {
             }
         }
         let _returned = Returned(&self.done);
+        *self.within.lock().expect("no panic holding it") =
+            Some((start.clone(), self.known.load(Ordering::SeqCst)));
         if let Some(at) = not_before {
             while Instant::now() < at
                 && !self.finished.load(Ordering::SeqCst)
@@ -157,6 +164,11 @@ impl Link {
         }
     }
 
+    /// The largest class size the companion searches under, if any.
+    pub(super) fn cap(&self) -> Option<u32> {
+        self.max_class_size
+    }
+
     /// True when `p` has no class above the run's largest class size.
     pub(super) fn within_size(&self, p: &Partition) -> bool {
         self.max_class_size
@@ -168,6 +180,7 @@ impl Link {
         if objective >= self.known.load(Ordering::SeqCst) {
             return;
         }
+        *self.within.lock().expect("no panic holding it") = Some((p.clone(), objective));
         // Found before known: whoever sees the new cost known finds the partition too.
         *self.found.lock().expect("no panic holding it") = Some((p.clone(), objective));
         self.known.fetch_min(objective, Ordering::SeqCst);
@@ -185,9 +198,12 @@ impl Link {
     }
 
     /// Restarts the companion from the run's incumbent `p` of cost `cost` when it is better
-    /// than anything the companion knows (true when it did).
+    /// than anything the companion knows and within the cap (true when it did).
     pub(super) fn post(&self, p: &Partition, cost: i64) -> bool {
-        if cost >= self.known.load(Ordering::SeqCst) || self.done.load(Ordering::SeqCst) {
+        if cost >= self.known.load(Ordering::SeqCst)
+            || self.done.load(Ordering::SeqCst)
+            || !self.within_size(p)
+        {
             return false;
         }
         self.known.fetch_min(cost, Ordering::SeqCst);
@@ -197,17 +213,22 @@ impl Link {
     }
 
     /// Restarts the companion on every core from the run's incumbent `p` of cost `cost`, or
-    /// from its own better partition not yet taken (which stays for `take`). False when its
-    /// thread has already returned.
+    /// from its own better partition not yet taken (which stays for `take`), or, when `p` is
+    /// above the cap, from its latest partition within it. False when its thread has already
+    /// returned.
     pub(super) fn hand_over(&self, p: &Partition, cost: i64) -> bool {
         if self.done.load(Ordering::SeqCst) {
             return false;
         }
-        self.all_cores.store(true, Ordering::SeqCst);
         let from = match &*self.found.lock().expect("no panic holding it") {
             Some((q, c)) if *c < cost => (q.clone(), *c),
-            _ => (p.clone(), cost),
+            _ if self.within_size(p) => (p.clone(), cost),
+            _ => match self.within.lock().expect("no panic holding it").clone() {
+                Some(q) => q,
+                None => return false,
+            },
         };
+        self.all_cores.store(true, Ordering::SeqCst);
         self.known.fetch_min(from.1, Ordering::SeqCst);
         *self.restart.lock().expect("no panic holding it") = Some(from);
         self.token.store(true, Ordering::SeqCst);
@@ -234,5 +255,40 @@ impl Link {
     pub(super) fn abandon(&self) {
         self.finished.store(true, Ordering::SeqCst);
         self.token.store(true, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Link;
+    use crate::Partition;
+
+    /// Under a cap the run restarts its companion only from partitions within it; a hand-over
+    /// from an incumbent above it restarts the companion from its own latest partition within
+    /// the cap, and without one there is nothing to hand over.
+    #[test]
+    fn a_capped_link_restarts_only_within_its_cap() {
+        let one = Partition::from_labels(&[0; 4]);
+        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
+        let restart = |link: &Link| {
+            link.restart
+                .lock()
+                .unwrap()
+                .clone()
+                .map(|(p, c)| (p.labels().to_vec(), c))
+        };
+        let link = Link::new(40, Some(2));
+        assert!(!link.post(&one, 30));
+        assert!(!link.hand_over(&one, 30), "nothing within the cap yet");
+        assert!(link.post(&pairs, 30));
+        assert_eq!(restart(&link), Some((pairs.labels().to_vec(), 30)));
+        link.publish(&pairs, 20);
+        assert!(link.hand_over(&one, 10));
+        assert_eq!(restart(&link), Some((pairs.labels().to_vec(), 20)));
+        // Without a cap the run's incumbent is the restart.
+        let free = Link::new(40, None);
+        assert!(free.post(&one, 30));
+        assert!(free.hand_over(&one, 10));
+        assert_eq!(restart(&free), Some((one.labels().to_vec(), 10)));
     }
 }

@@ -100,6 +100,11 @@ pub struct ColgenOptions {
     /// run's companion, when it has one). Default true; `OPTIK_TIGHT_COMPANION=0` runs it alone
     /// (an ablation knob).
     pub tight_companion: bool,
+    /// The run's companion searches the tight problem (no class above the tight size) from the
+    /// start, from the cheapest tight incumbent or warm start, and restarts only from tight
+    /// incumbents (with a time limit, below 500 records, no class constraint). Default false;
+    /// `OPTIK_TIGHT_SEARCH=1` on (an experiment knob).
+    pub tight_search: bool,
     /// Partial pricing returns columns in which each record lies at most this many times
     /// ([`super::pricing::SearchOptions::cover`]). Default 10, or `OPTIK_PRICE_COVER` (0: no
     /// limit, the k best columns as before; an ablation knob).
@@ -298,6 +303,7 @@ impl Default for ColgenOptions {
             proof_probe: env_share("OPTIK_PROOF_PROBE", 0.25),
             tight_phase: env_share("OPTIK_TIGHT_PHASE", 0.25),
             tight_companion: std::env::var("OPTIK_TIGHT_COMPANION").as_deref() != Ok("0"),
+            tight_search: std::env::var("OPTIK_TIGHT_SEARCH").as_deref() == Ok("1"),
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
@@ -342,6 +348,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("proof_probe", &self.proof_probe)
             .field("tight_phase", &self.tight_phase)
             .field("tight_companion", &self.tight_companion)
+            .field("tight_search", &self.tight_search)
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
             .field("node_sync", &self.node_sync)

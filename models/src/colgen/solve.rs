@@ -53,7 +53,11 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
         // Stops the companion if the run unwinds before `finish` stopped it.
         let mut _guard = None;
         if let (Some(companion), Some((p, cost))) = (companion.as_ref(), run.best.clone()) {
-            let link = Link::new(cost, opts.constraints.max_size);
+            let (cap, p, cost) = match tight::tight_companion_start(inst, &opts, &run) {
+                Some((size, q, c)) => (Some(size), q, c),
+                None => (opts.constraints.max_size, p, cost),
+            };
+            let link = Link::new(cost, cap);
             run.companion = Some(Arc::clone(&link));
             _guard = Some(AbandonOnDrop(Arc::clone(&link)));
             let deadline = run.deadline;

@@ -13,7 +13,7 @@ use super::options::ColgenOptions;
 use super::run::Run;
 use super::start;
 use crate::engine::{EngineError, EngineResult};
-use crate::{ClassConstraints, Instance};
+use crate::{ClassConstraints, Instance, Partition};
 use std::time::Duration;
 
 /// The tight class size of k-anonymity over the k_i `ks`: with m = ⌊n / max k_i⌋ classes of
@@ -41,7 +41,12 @@ pub(super) fn tight_run(
 ) -> Option<ColgenOptions> {
     let (share, left) = (opts.tight_phase?, run.remaining()?);
     let size = tight_max_size(&inst.k)?;
-    if inst.n >= TIGHT_MAX_RECORDS || opts.constraints.max_size.is_some_and(|m| m <= size) {
+    let searched = run.companion.as_ref().and_then(|link| link.cap());
+    if inst.n >= TIGHT_MAX_RECORDS
+        || opts.constraints.max_size.is_some_and(|m| m <= size)
+        || searched.is_some_and(|m| m <= size)
+    {
+        // Too large, or the run (or its companion, `tight_search`) is tight already.
         return None;
     }
     let tight_already = run
@@ -66,6 +71,38 @@ pub(super) fn tight_run(
         },
         ..ColgenOptions::default()
     })
+}
+
+/// The tight size, start and start cost of a companion that searches the tight problem from
+/// the run's start (`ColgenOptions::tight_search`): with a time limit, below
+/// [`TIGHT_MAX_RECORDS`] records, no class constraint, and an incumbent or warm start with no
+/// class above the tight size (the cheapest such one).
+pub(super) fn tight_companion_start(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &Run,
+) -> Option<(u32, Partition, i64)> {
+    if !opts.tight_search
+        || opts.time_limit.is_none()
+        || inst.n >= TIGHT_MAX_RECORDS
+        || !opts.constraints.is_empty()
+    {
+        return None;
+    }
+    let size = tight_max_size(&inst.k)?;
+    let tight = |p: &&Partition| {
+        p.len() == inst.n
+            && p.violations(&inst.k).is_empty()
+            && p.sizes().iter().all(|&s| s <= size as usize)
+    };
+    run.best
+        .iter()
+        .map(|(p, _)| p)
+        .chain(&opts.warm_start)
+        .filter(tight)
+        .map(|p| (p.clone(), start::partition_cost(inst, opts.criterion, p)))
+        .min_by_key(|(_, cost)| *cost)
+        .map(|(p, cost)| (size, p, cost))
 }
 
 /// Offers the tight run's partition to the run (its cost computed here; its bounds, of the
@@ -98,7 +135,58 @@ const TIGHT_MAX_RECORDS: usize = 500;
 
 #[cfg(test)]
 mod tests {
-    use super::tight_max_size;
+    use super::{tight_companion_start, tight_max_size};
+    use crate::colgen::options::ColgenOptions;
+    use crate::colgen::run::{run_with, Run};
+    use crate::{Instance, Partition};
+    use std::time::Duration;
+
+    /// The tight search's companion starts from the cheapest partition with no class above the
+    /// tight size among the incumbent and the warm starts, only when asked, with a limit.
+    #[test]
+    fn the_tight_search_starts_from_the_cheapest_tight_partition() {
+        let dist = vec![
+            vec![0, 1, 10, 10],
+            vec![1, 0, 10, 10],
+            vec![10, 10, 0, 1],
+            vec![10, 10, 1, 0],
+        ];
+        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+        let one = Partition::from_labels(&[0; 4]);
+        let crossed = Partition::from_labels(&[0, 1, 0, 1]);
+        let pairs = Partition::from_labels(&[0, 0, 1, 1]);
+        let run = Run {
+            best: Some((one.clone(), 40)),
+            ..run_with(40, 3.6)
+        };
+        let opts = |tight_search, warm_start: Vec<Partition>| ColgenOptions {
+            tight_search,
+            time_limit: Some(Duration::from_secs(60)),
+            warm_start,
+            ..ColgenOptions::default()
+        };
+        let start = |o: &ColgenOptions| {
+            tight_companion_start(&inst, o, &run)
+                .map(|(size, p, cost)| (size, p.labels().to_vec(), cost))
+        };
+        let both = opts(true, vec![crossed.clone(), pairs.clone()]);
+        assert_eq!(start(&both), Some((2, pairs.labels().to_vec(), 4)));
+        assert_eq!(
+            start(&opts(true, vec![crossed.clone()])),
+            Some((2, crossed.labels().to_vec(), 40))
+        );
+        assert_eq!(
+            start(&opts(true, vec![])),
+            None,
+            "the incumbent is one class of 4"
+        );
+        assert_eq!(start(&opts(false, vec![pairs.clone()])), None);
+        let untimed = ColgenOptions {
+            time_limit: None,
+            ..both
+        };
+        assert_eq!(start(&untimed), None);
+    }
 
     #[test]
     fn the_tight_size_spreads_the_records_left_over_the_classes() {
