@@ -297,6 +297,18 @@ pub(super) fn with_a_companion_holding_the_pairs(
     with_a_capped_companion_holding_the_pairs(at_once, None, body);
 }
 
+/// Four records at k = 2, in two pairs at distance 1 whose members lie 10 apart across.
+#[cfg(test)]
+pub(super) fn two_pairs_far_apart() -> Instance {
+    let dist = vec![
+        vec![0, 1, 10, 10],
+        vec![1, 0, 10, 10],
+        vec![10, 10, 0, 1],
+        vec![10, 10, 1, 0],
+    ];
+    Instance::new(1.0, vec![2; 4], dist).expect("valid")
+}
+
 /// [`with_a_companion_holding_the_pairs`] with the run's largest class size `cap`.
 #[cfg(test)]
 pub(super) fn with_a_capped_companion_holding_the_pairs(
@@ -306,13 +318,7 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
 ) {
     use super::companion::{Companion, Cores, Publish};
     use std::time::Duration;
-    let dist = vec![
-        vec![0, 1, 10, 10],
-        vec![1, 0, 10, 10],
-        vec![10, 10, 0, 1],
-        vec![10, 10, 1, 0],
-    ];
-    let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+    let inst = two_pairs_far_apart();
     let pairs = Partition::from_labels(&[0, 0, 1, 1]);
     let one = Partition::from_labels(&[0; 4]);
     let mut run = Run {

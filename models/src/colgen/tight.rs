@@ -137,21 +137,15 @@ const TIGHT_MAX_RECORDS: usize = 500;
 mod tests {
     use super::{tight_companion_start, tight_max_size};
     use crate::colgen::options::ColgenOptions;
-    use crate::colgen::run::{run_with, Run};
-    use crate::{Instance, Partition};
+    use crate::colgen::run::{run_with, two_pairs_far_apart, Run};
+    use crate::Partition;
     use std::time::Duration;
 
     /// The tight search's companion starts from the cheapest partition with no class above the
     /// tight size among the incumbent and the warm starts, only when asked, with a limit.
     #[test]
     fn the_tight_search_starts_from_the_cheapest_tight_partition() {
-        let dist = vec![
-            vec![0, 1, 10, 10],
-            vec![1, 0, 10, 10],
-            vec![10, 10, 0, 1],
-            vec![10, 10, 1, 0],
-        ];
-        let inst = Instance::new(1.0, vec![2; 4], dist).expect("valid");
+        let inst = two_pairs_far_apart();
         let one = Partition::from_labels(&[0; 4]);
         let crossed = Partition::from_labels(&[0, 1, 0, 1]);
         let pairs = Partition::from_labels(&[0, 0, 1, 1]);
