@@ -93,6 +93,12 @@ impl Partition {
         sizes
     }
 
+    /// Size of the largest class (0 for no records): a largest class size holds when this is
+    /// at most it.
+    pub fn largest_class(&self) -> usize {
+        self.sizes().into_iter().max().unwrap_or(0)
+    }
+
     /// Records whose class is smaller than their k_i (empty when k_i-anonymous).
     pub fn violations(&self, k: &[u32]) -> Vec<usize> {
         assert_eq!(k.len(), self.len(), "one k_i per record");

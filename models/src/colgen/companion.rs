@@ -172,7 +172,7 @@ impl Link {
     /// True when `p` has no class above the run's largest class size.
     pub(super) fn within_size(&self, p: &Partition) -> bool {
         self.max_class_size
-            .is_none_or(|m| p.sizes().iter().all(|&s| s <= m as usize))
+            .is_none_or(|m| p.largest_class() <= m as usize)
     }
 
     /// Keeps `p` when it claims to be better than anything known (the run checks it).

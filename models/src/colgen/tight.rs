@@ -52,7 +52,7 @@ pub(super) fn tight_run(
     let tight_already = run
         .best
         .as_ref()
-        .is_some_and(|(p, _)| p.classes().iter().all(|c| c.len() <= size as usize));
+        .is_some_and(|(p, _)| p.largest_class() <= size as usize);
     if tight_already {
         return None;
     }
@@ -91,9 +91,7 @@ pub(super) fn tight_companion_start(
     }
     let size = tight_max_size(&inst.k)?;
     let tight = |p: &&Partition| {
-        p.len() == inst.n
-            && p.violations(&inst.k).is_empty()
-            && p.sizes().iter().all(|&s| s <= size as usize)
+        p.len() == inst.n && p.violations(&inst.k).is_empty() && p.largest_class() <= size as usize
     };
     run.best
         .iter()

@@ -41,8 +41,8 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         .into());
     }
     if let Some(cap) = opts.max_class_size {
-        let sizes = start.sizes();
-        if let Some(&big) = sizes.iter().find(|&&s| s > cap as usize) {
+        let big = start.largest_class();
+        if big > cap as usize {
             return Err(crate::InvalidInput(format!(
                 "start partition has a class of {big} records, above the largest class size {cap}"
             ))

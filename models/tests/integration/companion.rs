@@ -111,7 +111,7 @@ fn a_capped_runs_companion_must_keep_the_cap() {
     let opt = solve_colgen(&inst, ColgenOptions::default()).unwrap();
     assert_eq!(opt.status, Status::Optimal);
     let p = opt.partition.expect("a partition");
-    let cap = *p.sizes().iter().max().unwrap() as u32;
+    let cap = p.largest_class() as u32;
     // The optimum with two of its classes merged: one class above the cap, still better than
     // the greedy cover the run starts from.
     let merged: Vec<usize> = p
@@ -120,7 +120,7 @@ fn a_capped_runs_companion_must_keep_the_cap() {
         .map(|&c| if c == 1 { 0 } else { c })
         .collect();
     let merged = Partition::from_labels(&merged);
-    let big = *merged.sizes().iter().max().unwrap() as u32;
+    let big = merged.largest_class() as u32;
     assert!(big > cap);
     // The start: 166 classes dealt round-robin, of 3 or 4 records (500 is no multiple of 3,
     // so the optimum has a class of 4 or more too).
