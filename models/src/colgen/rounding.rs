@@ -50,8 +50,94 @@ pub fn round(
     if classes.is_empty() {
         return None;
     }
-    // Leftovers, most demanding first, each to the class it raises least.
-    let mut left: Vec<usize> = (0..n).filter(|&i| label[i] == usize::MAX).collect();
+    let left: Vec<usize> = (0..n).filter(|&i| label[i] == usize::MAX).collect();
+    // Leftovers joining the kept classes, and (when they are many) forming classes of their own
+    // first: at large k the LP's disjoint classes leave a few classes' worth of records, and
+    // joining all of them gives too few, too large classes (diabetes, 200 records, k = 10: 15
+    // classes where the best partitions known have 19 or 20). The cheaper after the moves wins.
+    let joined = place_leftovers(inst, criterion, &classes, &label, &left, extra, &is_frozen).map(
+        |(classes, label)| polish(inst, criterion, classes, label, extra, deadline, &is_frozen),
+    );
+    let formed = form_leftover_classes()
+        .then(|| leftover_classes(inst, &left, extra))
+        .flatten()
+        .and_then(|(new, rest)| {
+            let mut classes = classes.clone();
+            let mut label = label.clone();
+            for c in new {
+                for &i in &c {
+                    label[i as usize] = classes.len();
+                }
+                classes.push(c);
+            }
+            place_leftovers(inst, criterion, &classes, &label, &rest, extra, &is_frozen).map(
+                |(classes, label)| {
+                    polish(inst, criterion, classes, label, extra, deadline, &is_frozen)
+                },
+            )
+        });
+    let classes = match (joined, formed) {
+        (Some(a), Some(b)) => {
+            if b.1 < a.1 {
+                b.0
+            } else {
+                a.0
+            }
+        }
+        (a, b) => a.or(b)?.0,
+    };
+    let classes: Vec<Vec<usize>> = classes
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .map(|c| c.into_iter().map(|i| i as usize).collect())
+        .collect();
+    let p = Partition::from_classes(n, &classes).ok()?;
+    (p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())).then_some(p)
+}
+
+/// Leftovers may form classes of their own unless `OPTIK_ROUND_FORM` is `0` (an ablation knob:
+/// before 2026-11-30 they only joined the kept classes).
+fn form_leftover_classes() -> bool {
+    std::env::var("OPTIK_ROUND_FORM").map_or(true, |v| v != "0")
+}
+
+/// The classes after the relocation moves, and their total cost.
+fn polish(
+    inst: &Instance,
+    criterion: Criterion,
+    mut classes: Vec<Vec<u32>>,
+    mut label: Vec<usize>,
+    extra: &ClassConstraints,
+    deadline: Option<Instant>,
+    is_frozen: &dyn Fn(u32) -> bool,
+) -> (Vec<Vec<u32>>, i64) {
+    improve(
+        inst,
+        criterion,
+        &mut classes,
+        &mut label,
+        extra,
+        deadline,
+        is_frozen,
+    );
+    let cost = classes.iter().map(|c| class_cost(inst, criterion, c)).sum();
+    (classes, cost)
+}
+
+/// Gives each of `left`, most demanding first, to the class it raises least among those it can
+/// join without breaking its k_i (frozen classes excepted); `None` when one fits nowhere.
+fn place_leftovers(
+    inst: &Instance,
+    criterion: Criterion,
+    classes: &[Vec<u32>],
+    label: &[usize],
+    left: &[usize],
+    extra: &ClassConstraints,
+    is_frozen: &dyn Fn(u32) -> bool,
+) -> Option<(Vec<Vec<u32>>, Vec<usize>)> {
+    let mut classes = classes.to_vec();
+    let mut label = label.to_vec();
+    let mut left = left.to_vec();
     left.sort_by(|&a, &b| inst.k[b].cmp(&inst.k[a]).then(a.cmp(&b)));
     for r in left {
         let best = (0..classes.len())
@@ -71,22 +157,74 @@ pub fn round(
         label[r] = best.1;
         classes[best.1] = best.2;
     }
-    improve(
-        inst,
-        criterion,
-        &mut classes,
-        &mut label,
-        extra,
-        deadline,
-        &is_frozen,
-    );
-    let classes: Vec<Vec<usize>> = classes
-        .into_iter()
-        .filter(|c| !c.is_empty())
-        .map(|c| c.into_iter().map(|i| i as usize).collect())
+    Some((classes, label))
+}
+
+/// New classes from the leftovers `left`, k-member style: the most compact leftover (smallest
+/// distance to its k_i − 1 nearest leftovers) with its nearest free leftovers until the class
+/// holds every member's k_i, while enough leftovers remain. Returns the classes and the
+/// leftovers still to place, or `None` when no class forms.
+fn leftover_classes(
+    inst: &Instance,
+    left: &[usize],
+    extra: &ClassConstraints,
+) -> Option<(Vec<Vec<u32>>, Vec<usize>)> {
+    let kmin = left.iter().map(|&i| inst.k[i] as usize).min()?;
+    if left.len() < kmin {
+        return None;
+    }
+    // Each leftover's other leftovers, nearest first, and its compactness.
+    let near: Vec<Vec<usize>> = left
+        .iter()
+        .map(|&i| {
+            let mut v: Vec<usize> = left.iter().copied().filter(|&j| j != i).collect();
+            v.sort_by_key(|&j| (inst.d(i, j), j));
+            v
+        })
         .collect();
-    let p = Partition::from_classes(n, &classes).ok()?;
-    (p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())).then_some(p)
+    let mut seeds: Vec<usize> = (0..left.len()).collect();
+    let spread = |s: usize| -> i64 {
+        let k = inst.k[left[s]] as usize;
+        near[s]
+            .iter()
+            .take(k.saturating_sub(1))
+            .map(|&j| inst.d(left[s], j))
+            .sum()
+    };
+    seeds.sort_by_cached_key(|&s| (spread(s), left[s]));
+    let mut free: std::collections::HashSet<usize> = left.iter().copied().collect();
+    let mut formed = Vec::new();
+    for s in seeds {
+        let seed = left[s];
+        if !free.contains(&seed) {
+            continue;
+        }
+        let mut class = vec![seed];
+        let mut need = inst.k[seed] as usize;
+        for &j in &near[s] {
+            if class.len() >= need {
+                break;
+            }
+            if free.contains(&j) {
+                class.push(j);
+                need = need.max(inst.k[j] as usize);
+            }
+        }
+        let mut members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
+        members.sort_unstable();
+        if class.len() < need || !extra.class_ok(&members) {
+            continue;
+        }
+        for i in &class {
+            free.remove(i);
+        }
+        formed.push(members);
+    }
+    if formed.is_empty() {
+        return None;
+    }
+    let rest = left.iter().copied().filter(|i| free.contains(i)).collect();
+    Some((formed, rest))
 }
 
 /// Relocation moves: a record leaves its class for a class of one of its nearest records when
@@ -305,5 +443,31 @@ mod tests {
         assert!(p.violations(&inst.k).is_empty());
         let class_of_0: Vec<usize> = (0..n).filter(|&i| p.labels()[i] == p.labels()[0]).collect();
         assert_eq!(class_of_0, vec![0, 1, 2, 10]);
+    }
+
+    /// Leftovers far from every kept class form a class of their own instead of all joining
+    /// one: joining leaves one wide class, and single-record moves cannot split it.
+    #[test]
+    fn far_leftovers_form_a_class_of_their_own() {
+        let xs = [0i64, 1, 2, 3, 100, 101, 102, 103];
+        let n = xs.len();
+        let inst =
+            Instance::from_distance(1.0, vec![2; n], |i, j| (xs[i] - xs[j]).abs() as f64).unwrap();
+        let criterion = Criterion::Dbil;
+        // The LP's support: {0, 1, 2, 3} at 1 and two half classes that overlap it, so the
+        // records 4..=7 are left over.
+        let classes: Vec<Vec<u32>> = vec![vec![0, 1, 2, 3], vec![0, 4, 5], vec![1, 6, 7]];
+        let columns: Vec<Column> = classes
+            .into_iter()
+            .map(|m| Column::new(&inst, criterion, m))
+            .collect();
+        let x = [1.0, 0.5, 0.5];
+        let none = ClassConstraints::default();
+        let p = round(&inst, criterion, &columns, &x, &none, None, &[]).expect("rounds");
+        assert!(p.violations(&inst.k).is_empty());
+        let l = p.labels();
+        for i in 4..n {
+            assert_ne!(l[i], l[0], "record {i} stays apart from the first group");
+        }
     }
 }

@@ -357,14 +357,16 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
         // Per-neighbourhood trace for tuning (size, time, outcome).
         if std::env::var_os("OPTIK_LNS_TRACE").is_some() {
             eprintln!(
-                "lns: {} records {} classes {:.3} s {} {} -> {:?} (m {})",
+                "lns: {} records {} classes {:.3} s {} {} -> {:?} (m {}, cap {:?}, t {:.2})",
                 job.records.len(),
                 job.classes.len(),
                 seconds,
                 r.status.name(),
                 job.cost,
                 r.objective,
-                self.size
+                self.size,
+                self.max_class_size,
+                self.elapsed_s()
             );
         }
         if improved && !proven {
