@@ -7,6 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::colgen::rounding::local_search;
+use crate::colgen::start::partition_cost;
 use crate::colgen::{solve_colgen, ColgenOptions, Companion, Cores, Improver, Publish};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
@@ -300,6 +302,14 @@ fn lns_companion(criterion: Criterion) -> Companion {
                 Cores::AllButOne => all.saturating_sub(1),
                 Cores::All => all,
             };
+            let polished;
+            let start = if companion_polish() {
+                polished =
+                    polished_start(inst, criterion, max_class_size, start, deadline, &publish);
+                &polished
+            } else {
+                start
+            };
             let _ = solve_lns(
                 inst,
                 start,
@@ -318,6 +328,34 @@ fn lns_companion(criterion: Criterion) -> Companion {
             );
         },
     )
+}
+
+/// `start` after the local moves ([`local_search`]) under the largest class size given,
+/// handed to `publish` when they lowered its cost.
+fn polished_start(
+    inst: &Instance,
+    criterion: Criterion,
+    max_class_size: Option<u32>,
+    start: &Partition,
+    deadline: Option<Instant>,
+    publish: &Publish,
+) -> Partition {
+    let cap = ClassConstraints {
+        max_size: max_class_size,
+        ..ClassConstraints::default()
+    };
+    let polished = local_search(inst, criterion, start, &cap, deadline);
+    let cost = partition_cost(inst, criterion, &polished);
+    if cost < partition_cost(inst, criterion, start) {
+        publish(&polished, cost);
+    }
+    polished
+}
+
+/// The companion polishes each start with the LP rounding's relocation and swap moves before
+/// its neighbourhoods unless `OPTIK_COMPANION_POLISH` is `0` (an ablation knob).
+fn companion_polish() -> bool {
+    std::env::var("OPTIK_COMPANION_POLISH").map_or(true, |v| v != "0")
 }
 
 /// Below this many records the companion's neighbourhoods hold at most half the table and follow
@@ -499,6 +537,27 @@ fn settle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The companion's start is polished by the local moves and handed to the run when they
+    /// lowered its cost (two classes at their floor that only a swap mends), and not handed
+    /// over when they did not; the polish keeps the run's class-size cap.
+    #[test]
+    fn the_companion_hands_over_its_polished_start() {
+        use std::sync::Mutex;
+        let xs = [0i64, 1, 10, 11];
+        let inst =
+            Instance::from_distance(1.0, vec![2; 4], |i, j| (xs[i] - xs[j]).abs() as f64).unwrap();
+        let got: Arc<Mutex<Vec<i64>>> = Arc::default();
+        let sink = Arc::clone(&got);
+        let publish: Publish = Arc::new(move |_, cost| sink.lock().unwrap().push(cost));
+        let crossed = Partition::from_labels(&[0, 1, 0, 1]);
+        let p = polished_start(&inst, Criterion::Dbil, None, &crossed, None, &publish);
+        assert_eq!(p, Partition::from_labels(&[0, 0, 1, 1]));
+        assert_eq!(*got.lock().unwrap(), vec![4]);
+        let again = polished_start(&inst, Criterion::Dbil, Some(2), &p, None, &publish);
+        assert_eq!(again, p);
+        assert_eq!(got.lock().unwrap().len(), 1, "nothing better to hand over");
+    }
 
     /// Below 500 records the companion's neighbourhoods stay below the whole table (half of
     /// it); above, the search's own largest; the knob's 0 allows the whole table.

@@ -95,6 +95,39 @@ pub fn round(
     (p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())).then_some(p)
 }
 
+/// `p` after the rounding's relocation and swap moves ([`improve`]) under the extra
+/// constraints (which `p` meets): never costlier, still k_i-anonymous. The companion search
+/// starts from it (a pass costs milliseconds where its neighbourhoods take seconds).
+pub fn local_search(
+    inst: &Instance,
+    criterion: Criterion,
+    p: &Partition,
+    extra: &ClassConstraints,
+    deadline: Option<Instant>,
+) -> Partition {
+    let mut classes: Vec<Vec<u32>> = p
+        .classes()
+        .into_iter()
+        .map(|c| c.into_iter().map(|i| i as u32).collect())
+        .collect();
+    let mut label = p.labels().to_vec();
+    improve(
+        inst,
+        criterion,
+        &mut classes,
+        &mut label,
+        extra,
+        deadline,
+        &|_| false,
+    );
+    let classes: Vec<Vec<usize>> = classes
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .map(|c| c.into_iter().map(|i| i as usize).collect())
+        .collect();
+    Partition::from_classes(inst.n, &classes).expect("moves keep a partition")
+}
+
 /// Leftovers may form classes of their own unless `OPTIK_ROUND_FORM` is `0` (an ablation knob:
 /// before 2026-11-30 they only joined the kept classes).
 fn form_leftover_classes() -> bool {
@@ -227,8 +260,11 @@ fn leftover_classes(
     Some((formed, rest))
 }
 
-/// Relocation moves: a record leaves its class for a class of one of its nearest records when
-/// both classes stay valid and the total cost drops; passes until none improves.
+/// Relocation and swap moves: a record leaves its class for a class of one of its nearest
+/// records, or trades places with a member of such a class, when both classes stay valid and
+/// the total cost drops; passes until none improves. Swaps keep the class sizes, so they move
+/// records between classes at their k_i floor, where every relocation breaks a class (at
+/// k = 10 the best partitions are mostly of classes of exactly k).
 fn improve(
     inst: &Instance,
     criterion: Criterion,
@@ -260,6 +296,7 @@ fn improve(
         .iter()
         .map(|c| class_cost(inst, criterion, c))
         .collect();
+    let swaps = swap_moves();
     for _pass in 0..50 {
         let mut improved = false;
         for r in 0..n {
@@ -275,19 +312,23 @@ fn improve(
                 .copied()
                 .filter(|&i| i as usize != r)
                 .collect();
-            if !without.is_empty() && (without.len() < kmax(&without) || !extra.class_ok(&without))
-            {
-                continue;
-            }
-            let cost_without = class_cost(inst, criterion, &without);
             let mut targets: Vec<usize> = near[r].iter().map(|&j| label[j]).collect();
             targets.sort_unstable();
             targets.dedup();
-            let mut best: Option<(i64, usize, Vec<u32>, i64)> = None;
-            for b in targets
-                .into_iter()
-                .filter(|&b| b != a && classes[b].first().is_none_or(|&f| !is_frozen(f)))
+            targets.retain(|&b| b != a && classes[b].first().is_none_or(|&f| !is_frozen(f)));
+            if !without.is_empty() && (without.len() < kmax(&without) || !extra.class_ok(&without))
             {
+                let swap = swaps
+                    .then(|| best_swap(inst, criterion, classes, &cost, r, a, &targets, extra));
+                if let Some(swap) = swap.flatten() {
+                    apply_swap(classes, &mut cost, label, r, a, swap);
+                    improved = true;
+                }
+                continue;
+            }
+            let cost_without = class_cost(inst, criterion, &without);
+            let mut best: Option<(i64, usize, Vec<u32>, i64)> = None;
+            for &b in &targets {
                 let mut with = classes[b].clone();
                 with.push(r as u32);
                 with.sort_unstable();
@@ -307,12 +348,110 @@ fn improve(
                 cost[b] = cost_with;
                 label[r] = b;
                 improved = true;
+            } else if let Some(swap) = swaps
+                .then(|| best_swap(inst, criterion, classes, &cost, r, a, &targets, extra))
+                .flatten()
+            {
+                apply_swap(classes, &mut cost, label, r, a, swap);
+                improved = true;
             }
         }
         if !improved {
             return;
         }
     }
+}
+
+/// The moves include swaps unless `OPTIK_LOCAL_SWAPS` is `0` (an ablation knob: before
+/// 2026-11-30 they were relocations only).
+fn swap_moves() -> bool {
+    std::env::var("OPTIK_LOCAL_SWAPS").map_or(true, |v| v != "0")
+}
+
+/// A swap of record `r` (in class `a`) with a member `j` of class `b`: the two new classes and
+/// their costs.
+struct Swap {
+    delta: i64,
+    j: usize,
+    b: usize,
+    new_a: Vec<u32>,
+    cost_a: i64,
+    new_b: Vec<u32>,
+    cost_b: i64,
+}
+
+/// The swap of `r` with a member of one of the classes `targets` that lowers the total cost
+/// most, both classes staying valid (frozen classes are not in `targets`).
+#[allow(clippy::too_many_arguments)]
+fn best_swap(
+    inst: &Instance,
+    criterion: Criterion,
+    classes: &[Vec<u32>],
+    cost: &[i64],
+    r: usize,
+    a: usize,
+    targets: &[usize],
+    extra: &ClassConstraints,
+) -> Option<Swap> {
+    let valid = |m: &[u32]| {
+        m.len()
+            >= m.iter()
+                .map(|&i| inst.k[i as usize] as usize)
+                .max()
+                .unwrap_or(0)
+            && extra.class_ok(m)
+    };
+    let mut best: Option<Swap> = None;
+    for &b in targets {
+        for &j in &classes[b] {
+            let mut new_a: Vec<u32> = classes[a]
+                .iter()
+                .copied()
+                .filter(|&i| i as usize != r)
+                .collect();
+            new_a.push(j);
+            new_a.sort_unstable();
+            let mut new_b: Vec<u32> = classes[b].iter().copied().filter(|&i| i != j).collect();
+            new_b.push(r as u32);
+            new_b.sort_unstable();
+            let cost_a = class_cost(inst, criterion, &new_a);
+            let cost_b = class_cost(inst, criterion, &new_b);
+            let delta = cost_a + cost_b - cost[a] - cost[b];
+            if delta < 0
+                && best.as_ref().is_none_or(|s| delta < s.delta)
+                && valid(&new_a)
+                && valid(&new_b)
+            {
+                best = Some(Swap {
+                    delta,
+                    j: j as usize,
+                    b,
+                    new_a,
+                    cost_a,
+                    new_b,
+                    cost_b,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Makes the swap: `r` goes to the swap's class, its partner to `a`.
+fn apply_swap(
+    classes: &mut [Vec<u32>],
+    cost: &mut [i64],
+    label: &mut [usize],
+    r: usize,
+    a: usize,
+    s: Swap,
+) {
+    classes[a] = s.new_a;
+    cost[a] = s.cost_a;
+    classes[s.b] = s.new_b;
+    cost[s.b] = s.cost_b;
+    label[r] = s.b;
+    label[s.j] = a;
 }
 
 #[cfg(test)]
@@ -468,6 +607,52 @@ mod tests {
         let l = p.labels();
         for i in 4..n {
             assert_ne!(l[i], l[0], "record {i} stays apart from the first group");
+        }
+    }
+
+    /// Two classes at their k floor, each holding one record of each end of a line: no record
+    /// can leave its class, and a swap mends both.
+    #[test]
+    fn a_swap_mends_classes_that_no_relocation_can() {
+        let xs = [0i64, 1, 10, 11];
+        let inst =
+            Instance::from_distance(1.0, vec![2; 4], |i, j| (xs[i] - xs[j]).abs() as f64).unwrap();
+        let crossed = Partition::from_labels(&[0, 1, 0, 1]);
+        let none = ClassConstraints::default();
+        let p = local_search(&inst, Criterion::Dbil, &crossed, &none, None);
+        assert_eq!(p, Partition::from_labels(&[0, 0, 1, 1]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        /// The local moves return a k_i-anonymous partition under the cap, never costlier than
+        /// the start and never below the optimum.
+        #[test]
+        fn local_search_keeps_a_valid_partition_and_never_raises_its_cost(
+            pts in proptest::collection::vec((0i64..30, 0i64..30), 4..=9),
+            ks in proptest::collection::vec(1u32..=3, 9),
+            wcsd in any::<bool>(),
+        ) {
+            use super::super::start::{greedy_cover, partition_cost};
+            let n = pts.len();
+            let inst = Instance::from_distance(1.0, ks[..n].to_vec(), |i, j| {
+                ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
+            })
+            .unwrap();
+            let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+            let start = greedy_cover(&inst);
+            let cap = ClassConstraints {
+                max_size: Some(start.largest_class() as u32),
+                ..ClassConstraints::default()
+            };
+            let p = local_search(&inst, criterion, &start, &cap, None);
+            prop_assert!(p.violations(&inst.k).is_empty());
+            prop_assert!(p.largest_class() <= start.largest_class());
+            let cost = partition_cost(&inst, criterion, &p);
+            prop_assert!(cost <= partition_cost(&inst, criterion, &start));
+            let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
+            prop_assert!(cost >= opt);
         }
     }
 }
