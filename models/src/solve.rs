@@ -540,7 +540,7 @@ mod tests {
 
     /// The companion's start is polished by the local moves and handed to the run when they
     /// lowered its cost (two classes at their floor that only a swap mends), and not handed
-    /// over when they did not; the polish keeps the run's class-size cap.
+    /// over when they did not.
     #[test]
     fn the_companion_hands_over_its_polished_start() {
         use std::sync::Mutex;

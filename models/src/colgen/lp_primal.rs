@@ -43,7 +43,7 @@ pub(super) fn round_lp(
         .enumerate()
         .map(|(c, &v)| if master.is_disabled(c) { 0.0 } else { v })
         .collect();
-    let p = rounding::round(
+    let p = rounding::round_with(
         inst,
         opts.criterion,
         &master.columns,
@@ -51,6 +51,7 @@ pub(super) fn round_lp(
         &opts.constraints,
         run.deadline,
         frozen,
+        opts.rounding,
     )?;
     let cost = start::partition_cost(inst, opts.criterion, &p);
     run.offer(inst, p.clone(), cost, false);

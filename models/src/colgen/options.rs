@@ -132,6 +132,9 @@ pub struct ColgenOptions {
     /// against 12.5 s; bounds within 0.02% at 200–500 records); `OPTIK_ROOT_CUT_TAIL` sets the
     /// share (`0`: the absolute test alone, as before; an ablation knob).
     pub root_cut_tail: Option<f64>,
+    /// The LP rounding's steps ([`super::rounding::Moves`]; default: all, unless the knobs
+    /// `OPTIK_ROUND_FORM` / `OPTIK_LOCAL_SWAPS` are `0`).
+    pub rounding: super::rounding::Moves,
     /// The hand-over is also checked between a node's pricing rounds, not only between nodes.
     /// Default true; `OPTIK_HANDOVER_NODES=0` checks between nodes only (an ablation knob).
     pub handover_in_nodes: bool,
@@ -309,6 +312,7 @@ impl Default for ColgenOptions {
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
             root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
+            rounding: super::rounding::Moves::default(),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
@@ -354,6 +358,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_sync", &self.node_sync)
             .field("node_cut_tail", &self.node_cut_tail)
             .field("root_cut_tail", &self.root_cut_tail)
+            .field("rounding", &self.rounding)
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)

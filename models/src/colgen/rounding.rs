@@ -28,6 +28,43 @@ pub fn round(
     deadline: Option<Instant>,
     frozen: &[bool],
 ) -> Option<Partition> {
+    let moves = Moves::default();
+    round_with(inst, criterion, columns, x, extra, deadline, frozen, moves)
+}
+
+/// Which of the rounding's steps run (ablation knobs, and tests that need the older path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moves {
+    /// Leftovers may form classes of their own (`OPTIK_ROUND_FORM=0`: they only join the kept
+    /// classes, as before 2026-11-30).
+    pub form_leftover_classes: bool,
+    /// The local moves include swaps (`OPTIK_LOCAL_SWAPS=0`: relocations only, as before
+    /// 2026-11-30).
+    pub swaps: bool,
+}
+
+impl Default for Moves {
+    fn default() -> Self {
+        let on = |name: &str| std::env::var(name).map_or(true, |v| v != "0");
+        Moves {
+            form_leftover_classes: on("OPTIK_ROUND_FORM"),
+            swaps: on("OPTIK_LOCAL_SWAPS"),
+        }
+    }
+}
+
+/// [`round`] with the steps `moves` allows.
+#[allow(clippy::too_many_arguments)]
+pub fn round_with(
+    inst: &Instance,
+    criterion: Criterion,
+    columns: &[Column],
+    x: &[f64],
+    extra: &ClassConstraints,
+    deadline: Option<Instant>,
+    frozen: &[bool],
+    moves: Moves,
+) -> Option<Partition> {
     let n = inst.n;
     let is_frozen = |i: u32| frozen.get(i as usize).copied().unwrap_or(false);
     let mut order: Vec<usize> = (0..columns.len()).filter(|&c| x[c] > 1e-6).collect();
@@ -55,10 +92,20 @@ pub fn round(
     // first: at large k the LP's disjoint classes leave a few classes' worth of records, and
     // joining all of them gives too few, too large classes (diabetes, 200 records, k = 10: 15
     // classes where the best partitions known have 19 or 20). The cheaper after the moves wins.
-    let joined = place_leftovers(inst, criterion, &classes, &label, &left, extra, &is_frozen).map(
-        |(classes, label)| polish(inst, criterion, classes, label, extra, deadline, &is_frozen),
-    );
-    let formed = form_leftover_classes()
+    let polish = |mut classes: Vec<Vec<u32>>, mut label: Vec<usize>| {
+        let at = Limits {
+            extra,
+            deadline,
+            swaps: moves.swaps,
+        };
+        improve(inst, criterion, &mut classes, &mut label, &at, &is_frozen);
+        let cost: i64 = classes.iter().map(|c| class_cost(inst, criterion, c)).sum();
+        (classes, cost)
+    };
+    let joined = place_leftovers(inst, criterion, &classes, &label, &left, extra, &is_frozen)
+        .map(|(classes, label)| polish(classes, label));
+    let formed = moves
+        .form_leftover_classes
         .then(|| leftover_classes(inst, &left, extra))
         .flatten()
         .and_then(|(new, rest)| {
@@ -70,11 +117,8 @@ pub fn round(
                 }
                 classes.push(c);
             }
-            place_leftovers(inst, criterion, &classes, &label, &rest, extra, &is_frozen).map(
-                |(classes, label)| {
-                    polish(inst, criterion, classes, label, extra, deadline, &is_frozen)
-                },
-            )
+            place_leftovers(inst, criterion, &classes, &label, &rest, extra, &is_frozen)
+                .map(|(classes, label)| polish(classes, label))
         });
     let classes = match (joined, formed) {
         (Some(a), Some(b)) => {
@@ -86,12 +130,7 @@ pub fn round(
         }
         (a, b) => a.or(b)?.0,
     };
-    let classes: Vec<Vec<usize>> = classes
-        .into_iter()
-        .filter(|c| !c.is_empty())
-        .map(|c| c.into_iter().map(|i| i as usize).collect())
-        .collect();
-    let p = Partition::from_classes(n, &classes).ok()?;
+    let p = partition_of(n, classes)?;
     (p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels())).then_some(p)
 }
 
@@ -111,50 +150,24 @@ pub fn local_search(
         .map(|c| c.into_iter().map(|i| i as u32).collect())
         .collect();
     let mut label = p.labels().to_vec();
-    improve(
-        inst,
-        criterion,
-        &mut classes,
-        &mut label,
+    let at = Limits {
         extra,
         deadline,
-        &|_| false,
-    );
+        swaps: Moves::default().swaps,
+    };
+    improve(inst, criterion, &mut classes, &mut label, &at, &|_| false);
+    partition_of(inst.n, classes).expect("moves keep a partition")
+}
+
+/// The partition of `n` records whose classes are `classes` (empty ones dropped), if they are
+/// one.
+fn partition_of(n: usize, classes: Vec<Vec<u32>>) -> Option<Partition> {
     let classes: Vec<Vec<usize>> = classes
         .into_iter()
         .filter(|c| !c.is_empty())
         .map(|c| c.into_iter().map(|i| i as usize).collect())
         .collect();
-    Partition::from_classes(inst.n, &classes).expect("moves keep a partition")
-}
-
-/// Leftovers may form classes of their own unless `OPTIK_ROUND_FORM` is `0` (an ablation knob:
-/// before 2026-11-30 they only joined the kept classes).
-fn form_leftover_classes() -> bool {
-    std::env::var("OPTIK_ROUND_FORM").map_or(true, |v| v != "0")
-}
-
-/// The classes after the relocation moves, and their total cost.
-fn polish(
-    inst: &Instance,
-    criterion: Criterion,
-    mut classes: Vec<Vec<u32>>,
-    mut label: Vec<usize>,
-    extra: &ClassConstraints,
-    deadline: Option<Instant>,
-    is_frozen: &dyn Fn(u32) -> bool,
-) -> (Vec<Vec<u32>>, i64) {
-    improve(
-        inst,
-        criterion,
-        &mut classes,
-        &mut label,
-        extra,
-        deadline,
-        is_frozen,
-    );
-    let cost = classes.iter().map(|c| class_cost(inst, criterion, c)).sum();
-    (classes, cost)
+    Partition::from_classes(n, &classes).ok()
 }
 
 /// Gives each of `left`, most demanding first, to the class it raises least among those it can
@@ -270,10 +283,14 @@ fn improve(
     criterion: Criterion,
     classes: &mut [Vec<u32>],
     label: &mut [usize],
-    extra: &ClassConstraints,
-    deadline: Option<Instant>,
+    at: &Limits,
     is_frozen: &dyn Fn(u32) -> bool,
 ) {
+    let Limits {
+        extra,
+        deadline,
+        swaps,
+    } = *at;
     let n = inst.n;
     let near: Vec<Vec<usize>> = (0..n)
         .map(|i| {
@@ -296,7 +313,6 @@ fn improve(
         .iter()
         .map(|c| class_cost(inst, criterion, c))
         .collect();
-    let swaps = swap_moves();
     for _pass in 0..50 {
         let mut improved = false;
         for r in 0..n {
@@ -362,10 +378,13 @@ fn improve(
     }
 }
 
-/// The moves include swaps unless `OPTIK_LOCAL_SWAPS` is `0` (an ablation knob: before
-/// 2026-11-30 they were relocations only).
-fn swap_moves() -> bool {
-    std::env::var("OPTIK_LOCAL_SWAPS").map_or(true, |v| v != "0")
+/// What the local moves keep to: the extra constraints, the deadline, and whether swaps are
+/// allowed.
+#[derive(Clone, Copy)]
+struct Limits<'a> {
+    extra: &'a ClassConstraints,
+    deadline: Option<Instant>,
+    swaps: bool,
 }
 
 /// A swap of record `r` (in class `a`) with a member `j` of class `b`: the two new classes and
@@ -460,6 +479,14 @@ mod tests {
     use crate::brute_force::brute_force;
     use proptest::prelude::*;
 
+    /// Records at the points `pts` (Manhattan distances) with the k_i `k`.
+    fn points_instance(pts: &[(i64, i64)], k: Vec<u32>) -> Instance {
+        Instance::from_distance(1.0, k, |i, j| {
+            ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
+        })
+        .unwrap()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
 
@@ -474,11 +501,7 @@ mod tests {
             starts in proptest::collection::vec(0usize..9, 12),
         ) {
             let n = pts.len();
-            let k: Vec<u32> = ks[..n].to_vec();
-            let inst = Instance::from_distance(1.0, k.clone(), |i, j| {
-                ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
-            })
-            .unwrap();
+            let inst = points_instance(&pts, ks[..n].to_vec());
             let criterion = Criterion::Dbil;
             // Some valid classes (runs of consecutive records) as the LP's support.
             let columns: Vec<Column> = sizes
@@ -503,6 +526,31 @@ mod tests {
                 let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
                 prop_assert!(cost >= opt);
             }
+        }
+
+        /// The local moves return a k_i-anonymous partition under the cap, never costlier than
+        /// the start and never below the optimum.
+        #[test]
+        fn local_search_keeps_a_valid_partition_and_never_raises_its_cost(
+            pts in proptest::collection::vec((0i64..30, 0i64..30), 4..=9),
+            ks in proptest::collection::vec(1u32..=3, 9),
+            wcsd in any::<bool>(),
+        ) {
+            use super::super::start::{greedy_cover, partition_cost};
+            let inst = points_instance(&pts, ks[..pts.len()].to_vec());
+            let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+            let start = greedy_cover(&inst);
+            let cap = ClassConstraints {
+                max_size: Some(start.largest_class() as u32),
+                ..ClassConstraints::default()
+            };
+            let p = local_search(&inst, criterion, &start, &cap, None);
+            prop_assert!(p.violations(&inst.k).is_empty());
+            prop_assert!(p.largest_class() <= start.largest_class());
+            let cost = partition_cost(&inst, criterion, &p);
+            prop_assert!(cost <= partition_cost(&inst, criterion, &start));
+            let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
+            prop_assert!(cost >= opt);
         }
     }
 
@@ -621,38 +669,5 @@ mod tests {
         let none = ClassConstraints::default();
         let p = local_search(&inst, Criterion::Dbil, &crossed, &none, None);
         assert_eq!(p, Partition::from_labels(&[0, 0, 1, 1]));
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(40))]
-
-        /// The local moves return a k_i-anonymous partition under the cap, never costlier than
-        /// the start and never below the optimum.
-        #[test]
-        fn local_search_keeps_a_valid_partition_and_never_raises_its_cost(
-            pts in proptest::collection::vec((0i64..30, 0i64..30), 4..=9),
-            ks in proptest::collection::vec(1u32..=3, 9),
-            wcsd in any::<bool>(),
-        ) {
-            use super::super::start::{greedy_cover, partition_cost};
-            let n = pts.len();
-            let inst = Instance::from_distance(1.0, ks[..n].to_vec(), |i, j| {
-                ((pts[i].0 - pts[j].0).abs() + (pts[i].1 - pts[j].1).abs()) as f64
-            })
-            .unwrap();
-            let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
-            let start = greedy_cover(&inst);
-            let cap = ClassConstraints {
-                max_size: Some(start.largest_class() as u32),
-                ..ClassConstraints::default()
-            };
-            let p = local_search(&inst, criterion, &start, &cap, None);
-            prop_assert!(p.violations(&inst.k).is_empty());
-            prop_assert!(p.largest_class() <= start.largest_class());
-            let cost = partition_cost(&inst, criterion, &p);
-            prop_assert!(cost <= partition_cost(&inst, criterion, &start));
-            let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
-            prop_assert!(cost >= opt);
-        }
     }
 }

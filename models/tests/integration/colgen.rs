@@ -6,6 +6,7 @@ use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
 use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::pricing::{search, Mode, SearchOptions};
+use optik_models::colgen::rounding::Moves;
 use optik_models::colgen::start::record_bounds;
 use optik_models::colgen::Proof;
 use optik_models::criteria::evaluate;
@@ -1292,6 +1293,12 @@ fn a_stopped_rung_with_columns_resumes_and_loses_no_optimum() {
                     stall_step_min_records: 0,
                     restall_spacing: 0.0,
                     ladder_node_budget: Some(1),
+                    // The rounding of before 2026-11-30: with its newer steps these runs
+                    // prove their optima before a rung is ever stopped.
+                    rounding: Moves {
+                        form_leftover_classes: false,
+                        swaps: false,
+                    },
                     on_bound: Some(Box::new(move |e| sink.borrow_mut().push(e.bound))),
                     ..ColgenOptions::default()
                 },
