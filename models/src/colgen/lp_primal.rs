@@ -43,7 +43,7 @@ pub(super) fn round_lp(
         .enumerate()
         .map(|(c, &v)| if master.is_disabled(c) { 0.0 } else { v })
         .collect();
-    let p = rounding::round_with(
+    let p = rounding::round(
         inst,
         opts.criterion,
         &master.columns,

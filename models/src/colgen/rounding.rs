@@ -15,23 +15,6 @@ use std::time::Instant;
 /// Candidate classes per record in the improvement moves: those of its nearest records.
 const NEAR: usize = 12;
 
-/// Rounds the LP solution `x` over `columns` into a partition, or `None` when the leftovers
-/// cannot be placed (or the result breaks an extra constraint). Records marked in `frozen`
-/// (empty: none) belong to classes the rounding keeps as they are (a dive's fixed classes,
-/// which the LP holds at 1): no leftover joins them and no move enters or leaves them.
-pub fn round(
-    inst: &Instance,
-    criterion: Criterion,
-    columns: &[Column],
-    x: &[f64],
-    extra: &ClassConstraints,
-    deadline: Option<Instant>,
-    frozen: &[bool],
-) -> Option<Partition> {
-    let moves = Moves::default();
-    round_with(inst, criterion, columns, x, extra, deadline, frozen, moves)
-}
-
 /// Which of the rounding's steps run (ablation knobs, and tests that need the older path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Moves {
@@ -53,9 +36,13 @@ impl Default for Moves {
     }
 }
 
-/// [`round`] with the steps `moves` allows.
+/// Rounds the LP solution `x` over `columns` into a partition, or `None` when the leftovers
+/// cannot be placed (or the result breaks an extra constraint). Records marked in `frozen`
+/// (empty: none) belong to classes the rounding keeps as they are (a dive's fixed classes,
+/// which the LP holds at 1): no leftover joins them and no move enters or leaves them.
+/// `moves` says which of its steps run.
 #[allow(clippy::too_many_arguments)]
-pub fn round_with(
+pub fn round(
     inst: &Instance,
     criterion: Criterion,
     columns: &[Column],
@@ -92,11 +79,13 @@ pub fn round_with(
     // first: at large k the LP's disjoint classes leave a few classes' worth of records, and
     // joining all of them gives too few, too large classes (diabetes, 200 records, k = 10: 15
     // classes where the best partitions known have 19 or 20). The cheaper after the moves wins.
+    let near = nearest(inst);
     let polish = |mut classes: Vec<Vec<u32>>, mut label: Vec<usize>| {
         let at = Limits {
             extra,
             deadline,
             swaps: moves.swaps,
+            near: &near,
         };
         improve(inst, criterion, &mut classes, &mut label, &at, &is_frozen);
         let cost: i64 = classes.iter().map(|c| class_cost(inst, criterion, c)).sum();
@@ -150,10 +139,12 @@ pub fn local_search(
         .map(|c| c.into_iter().map(|i| i as u32).collect())
         .collect();
     let mut label = p.labels().to_vec();
+    let near = nearest(inst);
     let at = Limits {
         extra,
         deadline,
         swaps: Moves::default().swaps,
+        near: &near,
     };
     improve(inst, criterion, &mut classes, &mut label, &at, &|_| false);
     partition_of(inst.n, classes).expect("moves keep a partition")
@@ -290,18 +281,9 @@ fn improve(
         extra,
         deadline,
         swaps,
+        near,
     } = *at;
     let n = inst.n;
-    let near: Vec<Vec<usize>> = (0..n)
-        .map(|i| {
-            let mut v: Vec<usize> = (0..n).filter(|&j| j != i).collect();
-            if v.len() > NEAR {
-                v.select_nth_unstable_by_key(NEAR, |&j| (inst.d(i, j), j));
-                v.truncate(NEAR);
-            }
-            v
-        })
-        .collect();
     let kmax = |members: &[u32]| {
         members
             .iter()
@@ -385,6 +367,24 @@ struct Limits<'a> {
     extra: &'a ClassConstraints,
     deadline: Option<Instant>,
     swaps: bool,
+    /// Each record's [`NEAR`] nearest records ([`nearest`]).
+    near: &'a [Vec<usize>],
+}
+
+/// Each record's [`NEAR`] nearest other records (computed once per rounding: both of its
+/// variants' moves use them).
+fn nearest(inst: &Instance) -> Vec<Vec<usize>> {
+    let n = inst.n;
+    (0..n)
+        .map(|i| {
+            let mut v: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+            if v.len() > NEAR {
+                v.select_nth_unstable_by_key(NEAR, |&j| (inst.d(i, j), j));
+                v.truncate(NEAR);
+            }
+            v
+        })
+        .collect()
 }
 
 /// A swap of record `r` (in class `a`) with a member `j` of class `b`: the two new classes and
@@ -487,6 +487,26 @@ mod tests {
         .unwrap()
     }
 
+    /// The dbil rounding with every step, no extra constraint and no deadline.
+    fn dbil_round(
+        inst: &Instance,
+        columns: &[Column],
+        x: &[f64],
+        frozen: &[bool],
+    ) -> Option<Partition> {
+        let none = ClassConstraints::default();
+        round(
+            inst,
+            Criterion::Dbil,
+            columns,
+            x,
+            &none,
+            None,
+            frozen,
+            Moves::default(),
+        )
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(40))]
 
@@ -520,7 +540,7 @@ mod tests {
                 .collect();
             let weights = &weights[..columns.len()];
             let extra = ClassConstraints::default();
-            if let Some(p) = round(&inst, criterion, &columns, weights, &extra, None, &[]) {
+            if let Some(p) = round(&inst, criterion, &columns, weights, &extra, None, &[], Moves::default()) {
                 prop_assert!(p.violations(&inst.k).is_empty());
                 let cost = super::super::start::partition_cost(&inst, criterion, &p);
                 let (_, opt) = brute_force(&inst, criterion, 1).unwrap();
@@ -590,6 +610,7 @@ mod tests {
                 &ClassConstraints::default(),
                 None,
                 &[],
+                Moves::default(),
             )
             .expect("an integral solution rounds");
             assert!(p.violations(&inst.k).is_empty());
@@ -616,7 +637,7 @@ mod tests {
             .collect();
         let x = vec![1.0; columns.len()];
         let none = ClassConstraints::default();
-        let free = round(&inst, criterion, &columns, &x, &none, None, &[]).expect("rounds");
+        let free = dbil_round(&inst, &columns, &x, &[]).expect("rounds");
         assert_ne!(
             free.labels()[10],
             free.labels()[0],
@@ -626,7 +647,7 @@ mod tests {
         for i in [0, 1, 2, 10] {
             frozen[i] = true;
         }
-        let p = round(&inst, criterion, &columns, &x, &none, None, &frozen).expect("rounds");
+        let p = dbil_round(&inst, &columns, &x, &frozen).expect("rounds");
         assert!(p.violations(&inst.k).is_empty());
         let class_of_0: Vec<usize> = (0..n).filter(|&i| p.labels()[i] == p.labels()[0]).collect();
         assert_eq!(class_of_0, vec![0, 1, 2, 10]);
@@ -650,7 +671,7 @@ mod tests {
             .collect();
         let x = [1.0, 0.5, 0.5];
         let none = ClassConstraints::default();
-        let p = round(&inst, criterion, &columns, &x, &none, None, &[]).expect("rounds");
+        let p = dbil_round(&inst, &columns, &x, &[]).expect("rounds");
         assert!(p.violations(&inst.k).is_empty());
         let l = p.labels();
         for i in 4..n {
