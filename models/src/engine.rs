@@ -330,6 +330,10 @@ pub enum EngineError {
     /// No partition meets the k_i and the class constraints; the reason.
     #[error("infeasible: {0}")]
     Infeasible(String),
+    /// The large-neighbourhood search has no start that meets the class constraints (a
+    /// partition may still exist: the exact engines search for one); why.
+    #[error("the large-neighbourhood search has no start: {0}")]
+    NoStart(String),
 }
 
 #[cfg(test)]

@@ -131,7 +131,9 @@ pub fn select_engine(
     constraints: &ClassConstraints,
 ) -> Result<Engine, EngineError> {
     if !constraints.is_empty() {
-        if matches!(engine, Engine::Mip | Engine::Lns) {
+        // The search keeps a largest class size, and nothing else.
+        let lns_ok = engine == Engine::Lns && constraints.size_cap_only();
+        if engine == Engine::Mip || (engine == Engine::Lns && !lns_ok) {
             return Err(EngineError::UnsupportedConstraints { engine });
         }
         constraints.validate(inst.n)?;
@@ -490,13 +492,23 @@ fn run_mip(
     Ok(r)
 }
 
-/// Large-neighbourhood search from the best warm start (the greedy cover without one).
+/// Large-neighbourhood search from the best warm start (the greedy cover without one), its
+/// classes above the largest class size (when one is given) split ([`crate::lns::within_cap`]).
 fn run_lns(
     inst: &Instance,
     opts: SolveOptions,
     warm: Option<Partition>,
 ) -> Result<EngineResult, EngineError> {
     let start = warm.unwrap_or_else(|| crate::colgen::start::greedy_cover(inst));
+    let cap = opts.constraints.max_size;
+    let start = match cap {
+        Some(c) => crate::lns::within_cap(inst, &start, c).ok_or_else(|| {
+            EngineError::NoStart(format!(
+                "its start could not be split into classes of at most {c} records"
+            ))
+        })?,
+        None => start,
+    };
     crate::lns::run_lns_engine(
         inst,
         &start,
@@ -506,6 +518,7 @@ fn run_lns(
             seed: 0,
             threads: 0,
             lower_bound: None,
+            max_class_size: cap,
         },
         None,
         opts.on_solution,

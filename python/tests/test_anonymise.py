@@ -124,3 +124,12 @@ def test_sse_microaggregation_with_centroid_release():
     assert res.classes.iloc[0] != res.classes.iloc[3]
     assert [float(v) for v in res.release["x"]] == [2.0, 2.0, 2.0, 11.0, 11.0, 11.0]
     assert [float(v) for v in res.release["y"]] == [1.0, 1.0, 1.0, 10.0, 10.0, 10.0]
+
+
+def test_lns_keeps_the_largest_class_size():
+    res = optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k_column="k", engine="lns",
+                          max_class_size=6, time_limit=3.0)
+    assert res.report["exact"]["engine"] == "lns"
+    assert res.report["constraints"]["max_class_size"]["holds"] is True
+    assert res.classes.value_counts().max() <= 6
+    assert res.lower_bound <= res.objective

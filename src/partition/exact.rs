@@ -360,14 +360,23 @@ fn solve_lns(
     chosen_by: String,
 ) -> Result<ExactOutcome> {
     check_scale(opts)?;
-    if !extra.is_empty() {
+    if !extra.size_cap_only() {
         return Err(input(format!(
-            "the large-neighbourhood search ({chosen_by}) does not support {}, {} or {} (use {} colgen or cp on at most {MAX_EXACT_RECORDS} records)",
+            "the large-neighbourhood search ({chosen_by}) does not support {} or {} (use {} colgen or cp on at most {MAX_EXACT_RECORDS} records)",
             Setting::LDiversity,
             Setting::Links,
-            Setting::MaxClassSize,
             Setting::Engine,
         )));
+    }
+    extra
+        .validate(ds.n())
+        .map_err(|e| engine_error(e.into(), Engine::Lns, extra))?;
+    if let Some(why) = extra.obvious_infeasibility(&ds.k) {
+        return Err(engine_error(
+            EngineError::Infeasible(why),
+            Engine::Lns,
+            extra,
+        ));
     }
     let time_limit = opts.time_limit.unwrap_or(DEFAULT_LNS_TIME_LIMIT);
     let run = solve_large(
@@ -380,14 +389,15 @@ fn solve_lns(
             seed: opts.seed,
             quiet: opts.quiet,
             lower_bound: None,
+            max_class_size: extra.max_size,
         },
     )
     .map_err(|e| engine_error(e, Engine::Lns, extra))?;
     let start_objective = run
         .starts
         .iter()
-        .find(|s| s.0.name() == run.start)
-        .map_or(0, |s| s.1);
+        .find(|s| s.method.name() == run.start)
+        .map_or(0, |s| s.objective);
     let lns = LnsReport {
         time_limit_s: time_limit.as_secs_f64(),
         default_time_limit: opts.time_limit.is_none(),
@@ -395,10 +405,10 @@ fn solve_lns(
         starts: run
             .starts
             .iter()
-            .map(|(method, v, seconds, _)| LnsStart {
-                method: method.name().to_string(),
-                objective: *v as f64 / opts.scale,
-                seconds: *seconds,
+            .map(|s| LnsStart {
+                method: s.method.name().to_string(),
+                objective: s.objective as f64 / opts.scale,
+                seconds: s.seconds,
             })
             .collect(),
         per_record_bound: run
@@ -417,16 +427,17 @@ fn solve_lns(
         }),
         result: run.result,
     };
-    // The heuristics it started from are the report's comparison (no class constraints here).
+    // The heuristics it started from are the report's comparison (split within the largest
+    // class size where that was needed and possible).
     let heuristics = run
         .starts
         .iter()
-        .map(|&(method, v, _, classes)| HeuristicRun {
-            method,
-            objective: v as f64 / opts.scale,
-            classes,
-            repaired: false,
-            meets_constraints: true,
+        .map(|s| HeuristicRun {
+            method: s.method,
+            objective: s.objective as f64 / opts.scale,
+            classes: s.classes,
+            repaired: s.split,
+            meets_constraints: s.within_cap,
         })
         .collect();
     let mut out = outcome(opts.scale, opts, solved, &[run.start], heuristics)?;
@@ -691,6 +702,10 @@ fn engine_error(e: EngineError, engine: Engine, extra: &ClassConstraints) -> Err
         EngineError::Infeasible(_) => internal(
             "the exact engine reports no k_i-anonymous partition, yet the heuristics found one",
         ),
+        e @ EngineError::NoStart(_) => input(format!(
+            "{e} (use {} colgen, which searches for one, on at most {MAX_EXACT_RECORDS} records)",
+            Setting::Engine
+        )),
         e @ EngineError::ObjectiveOutOfRange { .. } => input(format!(
             "the {} engine cannot run this instance: {e}",
             engine.name()

@@ -8,7 +8,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::standardised::Standardised;
 use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use indicatif::{ProgressBar, ProgressStyle};
-use optik_models::lns::{run_lns_engine, LnsEngineOptions, SumCriterion};
+use optik_models::lns::{run_lns_engine, within_cap, LnsEngineOptions, SumCriterion};
 use optik_models::{
     Criterion, DistanceOracle, EngineError, EngineResult, Partition, SolutionCallback,
     SolutionEvent,
@@ -75,6 +75,24 @@ pub(crate) struct LargeOptions {
     pub(crate) quiet: bool,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub(crate) lower_bound: Option<i64>,
+    /// Largest class size (`--max-class-size`): the starts' larger classes are split, and the
+    /// search keeps to it.
+    pub(crate) max_class_size: Option<u32>,
+}
+
+/// One heuristic run as a start.
+#[derive(Debug)]
+pub(crate) struct StartRun {
+    pub(crate) method: Heuristic,
+    /// Objective (integer units) of the start: the heuristic's partition, split within the
+    /// largest class size when it had larger classes.
+    pub(crate) objective: i64,
+    pub(crate) seconds: f64,
+    pub(crate) classes: usize,
+    /// Its classes above the largest class size were split.
+    pub(crate) split: bool,
+    /// It is within the largest class size (after the split), so a start.
+    pub(crate) within_cap: bool,
 }
 
 /// What a large run produced.
@@ -83,8 +101,8 @@ pub(crate) struct LargeRun {
     pub(crate) result: EngineResult,
     /// The heuristic the search started from.
     pub(crate) start: String,
-    /// Every heuristic tried, with its objective (integer units) and seconds.
-    pub(crate) starts: Vec<(Heuristic, i64, f64, usize)>,
+    /// Every heuristic tried.
+    pub(crate) starts: Vec<StartRun>,
 }
 
 /// The heuristics tried as starts, in order (k-member skipped above [`KMEMBER_MAX_RECORDS`]).
@@ -140,18 +158,37 @@ pub(crate) fn solve_large(
     for h in start_heuristics(ds.n(), opts.seed) {
         bar.set_message(format!("lns: start {}", h.method.name()));
         let t = Instant::now();
-        let p = heuristics::run(&h, &ds.qi, dist, &ds.k, &ProgressBar::hidden());
+        let raw = heuristics::run(&h, &ds.qi, dist, &ds.k, &ProgressBar::hidden());
+        let capped = match opts.max_class_size {
+            Some(cap) => within_cap(&oracle, &raw, cap),
+            None => Some(raw.clone()),
+        };
+        let split = capped.as_ref().is_some_and(|p| p != &raw);
+        let within = capped.is_some();
+        let p = capped.unwrap_or(raw);
         let v: i64 = p
             .classes()
             .iter()
             .map(|c| criterion.class_cost(&oracle, c))
             .sum();
-        starts.push((h.method, v, t.elapsed().as_secs_f64(), p.num_classes()));
-        if best.as_ref().is_none_or(|b| v < b.2) {
+        starts.push(StartRun {
+            method: h.method,
+            objective: v,
+            seconds: t.elapsed().as_secs_f64(),
+            classes: p.num_classes(),
+            split,
+            within_cap: within,
+        });
+        if within && best.as_ref().is_none_or(|b| v < b.2) {
             best = Some((starts.len() - 1, p, v));
         }
     }
-    let (index, start, _) = best.expect("at least one heuristic runs");
+    let Some((index, start, _)) = best else {
+        let cap = opts.max_class_size.unwrap_or(0);
+        return Err(EngineError::NoStart(format!(
+            "no heuristic's partition could be split into classes of at most {cap} records"
+        )));
+    };
     let left = opts.time_limit.saturating_sub(t0.elapsed());
     bar.set_message("lns: per-record bounds".to_string());
     let state = Progress::new(bar.clone(), opts.quiet, opts.scale, opts.criterion);
@@ -164,6 +201,7 @@ pub(crate) fn solve_large(
             seed: opts.seed,
             threads: 0,
             lower_bound: opts.lower_bound,
+            max_class_size: opts.max_class_size,
         },
         Some(state.on_bound()),
         Some(state.on_solution()),
@@ -171,7 +209,7 @@ pub(crate) fn solve_large(
     bar.finish_and_clear();
     Ok(LargeRun {
         result: result?,
-        start: starts[index].0.name().to_string(),
+        start: starts[index].method.name().to_string(),
         starts,
     })
 }

@@ -186,9 +186,66 @@ fn lns_refuses_what_it_cannot_do() {
     optik("anonymise")
         .clinical_trial()
         .args(["--method", "optimal", "--engine", "lns"])
-        .args(["--max-class-size", "8"])
+        .args(["--l-diversity", "2", "--sensitive", "adverse_event"])
         .output("--out", &out)
-        .fails(&["large-neighbourhood search", "--max-class-size"]);
+        .fails(&["large-neighbourhood search", "--l-diversity"]);
+    // A largest class size below a k_i: infeasible, said before any search.
+    optik("anonymise")
+        .clinical_trial()
+        .args(["--method", "optimal", "--engine", "lns"])
+        .args(["--max-class-size", "1"])
+        .output("--out", &out)
+        .fails(&["infeasible", "maximum class size 1"]);
+    // 101 records at k = 5 under a cap of 5: no start (no partition at all), no output.
+    let dir2 = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir2.path());
+    let input = adult_sample(dir2.path(), 101);
+    optik("anonymise")
+        .input(&input, &schema)
+        .args(["--k", "5", "--method", "optimal", "--engine", "lns"])
+        .args(["--max-class-size", "5", "--time-limit", "5s"])
+        .output("--out", &out)
+        .fails(&["has no start", "--engine colgen"]);
+    assert!(!out.exists());
+}
+
+/// Under `--max-class-size` the search splits its heuristic starts' larger classes and keeps
+/// to the cap: a verified release within it, no better than column generation's proven
+/// optimum under the same cap, with a bound at most that optimum.
+#[test]
+fn lns_keeps_the_largest_class_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = adult_schema(dir.path());
+    let input = adult_sample(dir.path(), 100);
+    let run = |engine: &str, tag: &str| {
+        optik("anonymise")
+            .input(&input, &schema)
+            .args(["--k-dist", "2:0.8,3:0.2", "--seed", "2"])
+            .args(["--method", "optimal", "--max-class-size", "3"])
+            .args(["--engine", engine, "--time-limit", "10s"])
+            .anonymised(dir.path(), tag)
+    };
+    let exact = run("colgen", "colgen");
+    assert_eq!(exact["status"], "optimal");
+    let lns = run("lns", "lns");
+    check_lns_report(&lns);
+    let cap = &lns["constraints"]["max_class_size"];
+    assert_eq!(cap["holds"], true);
+    assert!(cap["largest_group"].as_u64().unwrap() <= 3);
+    let (opt, got) = (
+        exact["objective"].as_f64().unwrap(),
+        lns["objective"].as_f64().unwrap(),
+    );
+    assert!(
+        got >= opt - 1e-9,
+        "lns {got} below the capped optimum {opt}"
+    );
+    assert!(lns["lower_bound"].as_f64().unwrap() <= opt + 1e-9);
+    // MDAV leaves classes of up to 2k − 1 = 5 records: its start was split.
+    let heuristics = lns["heuristics"].as_array().unwrap();
+    assert!(heuristics
+        .iter()
+        .any(|h| h["repaired"] == true && h["meets_constraints"] == true));
 }
 
 /// `optik bench` runs the search: a spec with `engine = "lns"` on a table above the auto

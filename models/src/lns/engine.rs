@@ -30,6 +30,8 @@ pub struct LnsEngineOptions {
     pub threads: usize,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub lower_bound: Option<i64>,
+    /// Largest class size allowed (the start must meet it; [`super::within_cap`] makes one).
+    pub max_class_size: Option<u32>,
 }
 
 /// Improves `start` (k_i-anonymous) by large-neighbourhood search within `opts.time_limit`.
@@ -98,6 +100,7 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
             threads: opts.threads,
             record_bounds: Some(bounds),
             on_improvement: Some(on_improvement),
+            max_class_size: opts.max_class_size,
             ..LnsOptions::default()
         },
     )?;

@@ -5,6 +5,7 @@
 //! class stays valid. Distances come through a [`DistanceOracle`], so no n × n matrix is needed.
 //!
 //! - [`oracle`]: distances on demand and the dense sub-instance of a neighbourhood;
+//! - [`capped`]: a start within a largest class size, from one with larger classes;
 //! - [`cost`]: the sum criteria's class costs and per-record bounds through the oracle;
 //! - [`incumbent`]: the partition as classes with stable ids;
 //! - [`neighbourhood`]: which classes form a neighbourhood, and the order of seeds;
@@ -14,6 +15,7 @@
 //! - [`options`], [`outcome`]: what a search is given and what it returns;
 //! - [`solve`]: [`solve_lns`], the search under its limits.
 
+pub mod capped;
 pub mod cost;
 pub mod engine;
 pub mod incumbent;
@@ -26,6 +28,7 @@ pub mod search;
 pub mod solve;
 
 pub use crate::engine::LnsSummary;
+pub use capped::within_cap;
 pub use cost::SumCriterion;
 pub use engine::{run_lns_engine, LnsEngineOptions};
 pub use neighbourhood::{NeighbourhoodRule, SeedBias};

@@ -440,6 +440,7 @@ proptest! {
                 seed,
                 threads: 1,
                 lower_bound: None,
+                max_class_size: None,
             },
             None,
             None,
@@ -484,6 +485,7 @@ fn lns_engine_keeps_its_time_limit() {
             seed: 1,
             threads: 0,
             lower_bound: None,
+            max_class_size: None,
         },
         None,
         None,
@@ -501,8 +503,8 @@ fn lns_engine_keeps_its_time_limit() {
     assert!(r.lower_bound.unwrap() <= r.objective.unwrap());
 }
 
-/// `solve` runs the search as an engine: from the best warm start, refusing class constraints
-/// and criteria that are not sums.
+/// `solve` runs the search as an engine: from the best warm start (split within a largest
+/// class size), refusing the other class constraints and criteria that are not sums.
 #[test]
 fn solve_runs_lns_as_an_engine() {
     use optik_models::{solve, ClassConstraints, Engine, SolveOptions};
@@ -532,18 +534,38 @@ fn solve_runs_lns_as_an_engine() {
     )
     .unwrap_err();
     assert!(matches!(err, EngineError::UnsupportedCriterion { .. }));
-    let constraints = ClassConstraints {
-        max_size: Some(5),
+    let must = ClassConstraints {
+        must: vec![(0, 1)],
         ..ClassConstraints::default()
     };
     let err = solve(
         &inst,
         Engine::Lns,
         SolveOptions {
-            constraints,
+            constraints: must,
             ..SolveOptions::default()
         },
     )
     .unwrap_err();
     assert!(matches!(err, EngineError::UnsupportedConstraints { .. }));
+    // A largest class size: one class of all 40 records as the start, split, then searched.
+    let capped = |cap| SolveOptions {
+        time_limit: Some(Duration::from_secs(2)),
+        warm_starts: vec![Partition::from_labels(&[0; 40])],
+        constraints: ClassConstraints {
+            max_size: Some(cap),
+            ..ClassConstraints::default()
+        },
+        ..SolveOptions::default()
+    };
+    let out = solve(&inst, Engine::Lns, capped(5)).unwrap();
+    let p = out.result.partition.unwrap();
+    assert!(p.largest_class() <= 5);
+    assert!(p.violations(&inst.k).is_empty());
+    assert!(out.result.lower_bound.unwrap() <= out.result.objective.unwrap());
+    // Under a cap of 3 (k_i up to 3) the split may leave records without room: no start then.
+    match solve(&inst, Engine::Lns, capped(3)) {
+        Ok(out) => assert!(out.result.partition.unwrap().largest_class() <= 3),
+        Err(e) => assert!(matches!(e, EngineError::NoStart(_)), "{e}"),
+    }
 }
