@@ -118,6 +118,28 @@ impl ClassConstraints {
         classes.iter().all(|c| self.class_ok(c))
     }
 
+    /// The constraints on the records `records` (increasing), in their local indices (local t
+    /// is `records[t]`): their sensitive values, and the links with both ends among them. A
+    /// class of them meets these exactly when, in global indices, it meets `self` — provided
+    /// no must-link leaves the set (a union of classes that meet `self` never splits one).
+    pub fn restricted_to(&self, records: &[usize]) -> ClassConstraints {
+        let local = |i: u32| records.binary_search(&(i as usize)).ok().map(|t| t as u32);
+        let pairs = |v: &[(u32, u32)]| {
+            v.iter()
+                .filter_map(|&(a, b)| Some((local(a)?, local(b)?)))
+                .collect()
+        };
+        ClassConstraints {
+            diversity: self.diversity.as_ref().map(|d| Diversity {
+                values: records.iter().map(|&i| d.values[i]).collect(),
+                l: d.l,
+            }),
+            must: pairs(&self.must),
+            cannot: pairs(&self.cannot),
+            max_size: self.max_size,
+        }
+    }
+
     /// Records joined to each record by must-links (connected components, as a component id
     /// per record, components numbered by their smallest record).
     pub fn must_components(&self, n: usize) -> Vec<usize> {
@@ -219,6 +241,29 @@ mod tests {
         assert!(c.partition_ok(&[0, 1, 0, 1]) == (c.class_ok(&[0, 2]) && c.class_ok(&[1, 3])));
         assert!(!c.hereditary());
         assert!(!c.is_empty());
+    }
+
+    #[test]
+    fn restricted_constraints_keep_what_lies_among_the_records() {
+        let c = ClassConstraints {
+            diversity: Some(Diversity {
+                values: vec![5, 6, 7, 8, 9],
+                l: 2,
+            }),
+            must: vec![(1, 3), (0, 4)],
+            cannot: vec![(3, 4), (1, 2)],
+            max_size: Some(3),
+        };
+        let r = c.restricted_to(&[1, 3, 4]);
+        assert_eq!(r.diversity.as_ref().unwrap().values, vec![6, 8, 9]);
+        assert_eq!(r.diversity.as_ref().unwrap().l, 2);
+        // (1, 3) → (0, 1); (0, 4) and (1, 2) leave the set; (3, 4) → (1, 2).
+        assert_eq!(r.must, vec![(0, 1)]);
+        assert_eq!(r.cannot, vec![(1, 2)]);
+        assert_eq!(r.max_size, Some(3));
+        // A class of the restricted records meets them exactly when it meets the originals.
+        assert!(r.class_ok(&[0, 1]) && c.class_ok(&[1, 3]));
+        assert!(!r.class_ok(&[0, 1, 2]) && !c.class_ok(&[1, 3, 4]));
     }
 
     #[test]

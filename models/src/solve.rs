@@ -131,7 +131,8 @@ pub fn select_engine(
     constraints: &ClassConstraints,
 ) -> Result<Engine, EngineError> {
     if !constraints.is_empty() {
-        // The search keeps a largest class size, and nothing else.
+        // The search keeps a largest class size, and nothing else (its starts would need a
+        // repair for l-diversity and links, which is too slow where it is the only engine).
         let lns_ok = engine == Engine::Lns && constraints.size_cap_only();
         if engine == Engine::Mip || (engine == Engine::Lns && !lns_ok) {
             return Err(EngineError::UnsupportedConstraints { engine });
@@ -173,7 +174,7 @@ pub fn solve(
             result
         }
         Engine::Mip => run_mip(inst, opts, best_partition.clone())?,
-        Engine::Lns => run_lns(inst, opts, best_partition.clone().map(|b| b.0))?,
+        Engine::Lns => run_lns(inst, opts)?,
         Engine::Cp | Engine::Auto => run_cp(inst, opts, best_partition.clone().map(|b| b.0))?,
     };
     let result = settle(result, best_partition)?;
@@ -320,7 +321,10 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     deadline,
                     threads: threads.max(1),
                     max_size: companion_max_size(inst.n),
-                    max_class_size,
+                    constraints: ClassConstraints {
+                        max_size: max_class_size,
+                        ..ClassConstraints::default()
+                    },
                     rule: companion_rule(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),
@@ -492,23 +496,27 @@ fn run_mip(
     Ok(r)
 }
 
-/// Large-neighbourhood search from the best warm start (the greedy cover without one), its
-/// classes above the largest class size (when one is given) split ([`crate::lns::within_cap`]).
-fn run_lns(
-    inst: &Instance,
-    opts: SolveOptions,
-    warm: Option<Partition>,
-) -> Result<EngineResult, EngineError> {
-    let start = warm.unwrap_or_else(|| crate::colgen::start::greedy_cover(inst));
-    let cap = opts.constraints.max_size;
-    let start = match cap {
-        Some(c) => crate::lns::within_cap(inst, &start, c).ok_or_else(|| {
-            EngineError::NoStart(format!(
-                "its start could not be split into classes of at most {c} records"
-            ))
-        })?,
-        None => start,
+/// Large-neighbourhood search from the cheapest warm start (the greedy cover without one)
+/// that meets the class constraints once its classes above the largest class size are split
+/// ([`crate::lns::within_cap`]).
+fn run_lns(inst: &Instance, opts: SolveOptions) -> Result<EngineResult, EngineError> {
+    let starts = if opts.warm_starts.is_empty() {
+        vec![crate::colgen::start::greedy_cover(inst)]
+    } else {
+        opts.warm_starts.clone()
     };
+    let extra = &opts.constraints;
+    let start = starts
+        .iter()
+        .filter_map(|p| match extra.max_size {
+            Some(cap) => crate::lns::within_cap(inst, p, cap),
+            None => Some(p.clone()),
+        })
+        .filter(|p| p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels()))
+        .min_by_key(|p| objective_of(inst, p, opts.criterion))
+        .ok_or_else(|| {
+            EngineError::NoStart("no warm start meets the class constraints".to_string())
+        })?;
     crate::lns::run_lns_engine(
         inst,
         &start,
@@ -518,7 +526,7 @@ fn run_lns(
             seed: 0,
             threads: 0,
             lower_bound: None,
-            max_class_size: cap,
+            constraints: opts.constraints.clone(),
         },
         None,
         opts.on_solution,

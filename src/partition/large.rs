@@ -10,8 +10,8 @@ use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMem
 use indicatif::{ProgressBar, ProgressStyle};
 use optik_models::lns::{run_lns_engine, within_cap, LnsEngineOptions, SumCriterion};
 use optik_models::{
-    Criterion, DistanceOracle, EngineError, EngineResult, Partition, SolutionCallback,
-    SolutionEvent,
+    ClassConstraints, Criterion, DistanceOracle, EngineError, EngineResult, Partition,
+    SolutionCallback, SolutionEvent,
 };
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -201,7 +201,10 @@ pub(crate) fn solve_large(
             seed: opts.seed,
             threads: 0,
             lower_bound: opts.lower_bound,
-            max_class_size: opts.max_class_size,
+            constraints: ClassConstraints {
+                max_size: opts.max_class_size,
+                ..ClassConstraints::default()
+            },
         },
         Some(state.on_bound()),
         Some(state.on_solution()),

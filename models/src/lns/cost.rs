@@ -5,6 +5,7 @@
 use super::oracle::DistanceOracle;
 use crate::engine::{Engine, EngineError};
 use crate::Criterion;
+use std::time::Instant;
 
 /// A criterion that is a sum of class costs, so freeing some classes and re-solving them changes
 /// the objective by the difference of their costs alone.
@@ -94,14 +95,39 @@ impl TryFrom<Criterion> for SumCriterion {
 /// dbil one refinement ([`refine_dbil`]; more passes gained under 1% on Adult samples).
 /// Quadratic in n (two passes for dbil).
 pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCriterion) -> Vec<f64> {
+    record_bounds_until(oracle, criterion, None)
+}
+
+/// [`record_bounds`] computed until `until` at most: they are quadratic in n (about 27 s on
+/// the 30,162 Adult records, two cores), so a search with a time limit gives them a share of
+/// it. Records reached after `until` get the bound of a record with k_i = 1 (0, or −½ for sse),
+/// which is at most their own, so the sum stays a valid bound; the dbil refinement runs only
+/// when the first pass ended in time and a second as long still fits.
+pub fn record_bounds_until<O: DistanceOracle + ?Sized>(
+    oracle: &O,
+    criterion: SumCriterion,
+    until: Option<Instant>,
+) -> Vec<f64> {
     use rayon::prelude::*;
-    let first: Vec<f64> = (0..oracle.n())
+    let t = Instant::now();
+    let floor = if criterion == SumCriterion::Sse {
+        -0.5
+    } else {
+        0.0
+    };
+    let first: Vec<Option<f64>> = (0..oracle.n())
         .into_par_iter()
-        .map(|i| criterion.record_bound(oracle, i))
+        .map(|i| {
+            let late = until.is_some_and(|u| Instant::now() >= u);
+            (!late).then(|| criterion.record_bound(oracle, i))
+        })
         .collect();
+    let complete = first.iter().all(Option::is_some);
+    let first: Vec<f64> = first.into_iter().map(|b| b.unwrap_or(floor)).collect();
+    let refine_fits = until.is_none_or(|u| Instant::now() + t.elapsed() <= u);
     match criterion {
-        SumCriterion::Dbil => refine_dbil(oracle, &first),
-        SumCriterion::Wcsd | SumCriterion::Sse => first,
+        SumCriterion::Dbil if complete && refine_fits => refine_dbil(oracle, &first),
+        _ => first,
     }
 }
 
@@ -148,6 +174,25 @@ mod tests {
         assert_eq!(SumCriterion::Wcsd.class_cost(&inst, &[0, 1, 2]), 6);
         // (1 + 3 + 2) / 3
         assert_eq!(SumCriterion::Sse.class_cost(&inst, &[0, 1, 2]), 2);
+    }
+
+    /// Bounds stopped at once are the k_i = 1 floor (still valid: each at most the record's own
+    /// bound); with time to spare they are the full ones.
+    #[test]
+    fn record_bounds_stop_at_their_deadline_with_valid_floors() {
+        let inst = line();
+        let now = Some(Instant::now());
+        for (c, floor) in [
+            (SumCriterion::Dbil, 0.0),
+            (SumCriterion::Wcsd, 0.0),
+            (SumCriterion::Sse, -0.5),
+        ] {
+            let full = record_bounds(&inst, c);
+            assert_eq!(record_bounds_until(&inst, c, now), vec![floor; inst.n]);
+            assert!(full.iter().all(|&b| b >= floor));
+            let later = Some(Instant::now() + std::time::Duration::from_secs(60));
+            assert_eq!(record_bounds_until(&inst, c, later), full);
+        }
     }
 
     #[test]

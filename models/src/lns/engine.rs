@@ -12,10 +12,14 @@ use super::solve::solve_lns;
 use crate::engine::{
     EngineError, EngineResult, EngineStats, LnsSummary, SolutionCallback, SolutionEvent,
 };
-use crate::{Criterion, Partition, Status};
+use crate::{ClassConstraints, Criterion, Partition, Status};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+
+/// The per-record bounds take at most 1/BOUND_SHARE of the time limit
+/// ([`cost::record_bounds_until`]).
+const BOUND_SHARE: u32 = 4;
 
 /// Options of [`run_lns_engine`].
 #[derive(Debug, Clone)]
@@ -30,8 +34,9 @@ pub struct LnsEngineOptions {
     pub threads: usize,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub lower_bound: Option<i64>,
-    /// Largest class size allowed (the start must meet it; [`super::within_cap`] makes one).
-    pub max_class_size: Option<u32>,
+    /// Class constraints (the start must meet them; [`super::within_cap`] splits a start's
+    /// classes above a largest class size).
+    pub constraints: ClassConstraints,
 }
 
 /// Improves `start` (k_i-anonymous) by large-neighbourhood search within `opts.time_limit`.
@@ -47,7 +52,9 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
     let t0 = Instant::now();
     let deadline = opts.time_limit.map(|t| t0 + t);
     let criterion = SumCriterion::try_from(opts.criterion)?;
-    let bounds = cost::record_bounds(oracle, criterion);
+    // The per-record bounds get a quarter of the time at most (quadratic in n).
+    let bounds_until = deadline.map(|d| t0 + d.saturating_duration_since(t0) / BOUND_SHARE);
+    let bounds = cost::record_bounds_until(oracle, criterion, bounds_until);
     let bound_time_s = t0.elapsed().as_secs_f64();
     let per_record = cost::bound_sum(&bounds);
     let lower_bound = opts.lower_bound.map_or(per_record, |b| b.max(per_record));
@@ -100,7 +107,7 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
             threads: opts.threads,
             record_bounds: Some(bounds),
             on_improvement: Some(on_improvement),
-            max_class_size: opts.max_class_size,
+            constraints: opts.constraints.clone(),
             ..LnsOptions::default()
         },
     )?;

@@ -2,7 +2,7 @@
 //! driven search runs under. Every file of the search reads these; this file reads none of them.
 
 use super::neighbourhood::{NeighbourhoodRule, SeedBias};
-use crate::Criterion;
+use crate::{ClassConstraints, Criterion};
 use std::time::{Duration, Instant};
 
 /// One improvement: a neighbourhood whose re-optimised classes cost less.
@@ -66,9 +66,10 @@ pub struct LnsOptions {
     pub min_size: usize,
     /// Largest m the adaptation grows to (capped by n).
     pub max_size: usize,
-    /// Largest class size allowed (`--max-class-size`, or column generation's tight phase):
-    /// the start must meet it, and every neighbourhood is re-optimised under it.
-    pub max_class_size: Option<u32>,
+    /// Class constraints (l-diversity, links, a largest class size: `--max-class-size`, or
+    /// column generation's tight phase): the start must meet them, and every neighbourhood is
+    /// re-optimised under them (restricted to its records).
+    pub constraints: ClassConstraints,
     /// How neighbouring classes are found.
     pub rule: NeighbourhoodRule,
     /// How seeds favour expensive classes.
@@ -108,7 +109,7 @@ impl Default for LnsOptions {
             size: 100,
             min_size: 20,
             max_size: 1000,
-            max_class_size: None,
+            constraints: ClassConstraints::default(),
             rule: default_rule(),
             seed_bias: SeedBias::CostOverBound,
             follow_improvements: true,
@@ -147,7 +148,7 @@ impl std::fmt::Debug for LnsOptions {
             .field("size", &self.size)
             .field("min_size", &self.min_size)
             .field("max_size", &self.max_size)
-            .field("max_class_size", &self.max_class_size)
+            .field("constraints", &self.constraints)
             .field("rule", &self.rule)
             .field("seed_bias", &self.seed_bias)
             .field("follow_improvements", &self.follow_improvements)
@@ -174,8 +175,8 @@ pub struct Drive {
     pub column_budget: usize,
     /// Subset-row cuts in the neighbourhoods' column generation.
     pub cuts: bool,
-    /// Largest class size allowed ([`LnsOptions::max_class_size`]).
-    pub max_class_size: Option<u32>,
+    /// Class constraints ([`LnsOptions::constraints`]).
+    pub constraints: ClassConstraints,
     /// Workers at the lowest CPU priority ([`LnsOptions::background`]).
     pub background: bool,
 }

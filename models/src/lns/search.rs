@@ -68,10 +68,7 @@ pub fn solve_job<O: DistanceOracle + ?Sized>(
             warm_start: vec![job.warm.clone()],
             column_budget: limits.column_budget,
             cuts: limits.cuts,
-            constraints: ClassConstraints {
-                max_size: limits.max_class_size,
-                ..ClassConstraints::default()
-            },
+            constraints: limits.constraints.restricted_to(&job.records),
             // A neighbourhood is re-optimised, not searched for a tight partition.
             tight_phase: None,
             ..ColgenOptions::default()
@@ -109,8 +106,8 @@ pub struct Search<'o, O: DistanceOracle + ?Sized> {
     size: usize,
     min_size: usize,
     max_size: usize,
-    /// Largest class size allowed.
-    max_class_size: Option<u32>,
+    /// Class constraints ([`LnsOptions::constraints`]).
+    constraints: ClassConstraints,
     /// Classes held by running jobs.
     locked: HashSet<usize>,
     /// Hashes of class-id sets not worth solving again: proven optimal, or timed out without
@@ -198,7 +195,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             size: opts.size.clamp(min_size, max_size),
             min_size,
             max_size,
-            max_class_size: opts.max_class_size,
+            constraints: opts.constraints.clone(),
             locked: HashSet::new(),
             tried: HashSet::new(),
             timeouts: HashMap::new(),
@@ -365,7 +362,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
                 job.cost,
                 r.objective,
                 self.size,
-                self.max_class_size,
+                self.constraints.max_size,
                 self.elapsed_s()
             );
         }
@@ -410,9 +407,9 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             .into_iter()
             .map(|c| c.into_iter().map(|t| job.records[t]).collect())
             .collect();
-        let cap = self.max_class_size.map_or(usize::MAX, |m| m as usize);
         let valid = new.iter().all(|c| {
-            c.len() <= cap
+            let members: Vec<u32> = c.iter().map(|&i| i as u32).collect();
+            self.constraints.class_ok(&members)
                 && c.iter()
                     .map(|&i| self.oracle.k(i) as usize)
                     .max()

@@ -13,9 +13,9 @@ use std::time::Instant;
 
 /// Improves the k_i-anonymous partition `start` of the oracle's records by large-neighbourhood
 /// search until `opts.deadline`, `opts.max_neighbourhoods`, or until every neighbourhood of the
-/// largest size is proven optimal. Errors: a criterion that is not a sum over classes, or a
-/// start that does not cover the records, breaks a k_i or has a class above
-/// `opts.max_class_size`.
+/// largest size is proven optimal. Errors: a criterion that is not a sum over classes,
+/// constraints that do not fit the records, or a start that does not cover the records, breaks
+/// a k_i, has a class above the largest class size or breaks another of `opts.constraints`.
 pub fn solve_lns<O: DistanceOracle + ?Sized>(
     oracle: &O,
     start: &Partition,
@@ -40,7 +40,8 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         ))
         .into());
     }
-    if let Some(cap) = opts.max_class_size {
+    opts.constraints.validate(n)?;
+    if let Some(cap) = opts.constraints.max_size {
         let big = start.largest_class();
         if big > cap as usize {
             return Err(crate::InvalidInput(format!(
@@ -48,6 +49,12 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
             ))
             .into());
         }
+    }
+    if !opts.constraints.partition_ok(start.labels()) {
+        return Err(crate::InvalidInput(
+            "start partition breaks the l-diversity or a link".to_string(),
+        )
+        .into());
     }
     let record_bounds = match opts.record_bounds.take() {
         Some(b) if b.len() == n => b,
@@ -68,7 +75,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
         max_neighbourhoods: opts.max_neighbourhoods,
         column_budget: opts.column_budget,
         cuts: opts.cuts,
-        max_class_size: opts.max_class_size,
+        constraints: opts.constraints.clone(),
         background: opts.background,
     };
     let mut search = search::Search::new(oracle, criterion, start, &mut opts, bounds);

@@ -185,7 +185,7 @@ proptest! {
                 size,
                 min_size: 2,
                 max_size,
-                max_class_size: Some(cap),
+                constraints: capped.clone(),
                 threads,
                 seed,
                 ..LnsOptions::default()
@@ -205,7 +205,10 @@ fn a_capped_search_rejects_a_start_above_the_cap() {
     let inst = random_instance(6, &[2], 1);
     let three_three = Partition::from_labels(&[0, 0, 0, 1, 1, 1]);
     let capped = |cap| LnsOptions {
-        max_class_size: Some(cap),
+        constraints: ClassConstraints {
+            max_size: Some(cap),
+            ..ClassConstraints::default()
+        },
         ..LnsOptions::default()
     };
     let err = solve_lns(&inst, &three_three, capped(2)).unwrap_err();
@@ -440,7 +443,7 @@ proptest! {
                 seed,
                 threads: 1,
                 lower_bound: None,
-                max_class_size: None,
+                constraints: ClassConstraints::default(),
             },
             None,
             None,
@@ -485,7 +488,7 @@ fn lns_engine_keeps_its_time_limit() {
             seed: 1,
             threads: 0,
             lower_bound: None,
-            max_class_size: None,
+            constraints: ClassConstraints::default(),
         },
         None,
         None,
