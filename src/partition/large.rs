@@ -131,9 +131,9 @@ const KMEMBER_OVER_MDAV: f64 = 3.0;
 const KMEMBER_SHARE: f64 = 0.8;
 
 /// Whether the heuristic `method` is expected to end within [`KMEMBER_SHARE`] of the time
-/// limit, `elapsed` seconds in, MDAV having taken `mdav_s`: k-member is the one that can take much of a short
-/// limit (9.1 s on the 30,162 Adult records, where the search then overran a 10 s limit by
-/// 3 s), and it runs after MDAV.
+/// limit, `elapsed` seconds in, MDAV having taken `mdav_s`: k-member is the one that can take
+/// much of a short limit (9.1 s on the 30,162 Adult records, where the search then overran a
+/// 10 s limit by 3 s), and it runs after MDAV.
 fn fits(method: Heuristic, elapsed: f64, mdav_s: Option<f64>, limit: Duration) -> bool {
     match (method, mdav_s) {
         (Heuristic::KMember, Some(m)) => {
