@@ -75,8 +75,8 @@ pub(crate) struct LargeOptions {
     pub(crate) quiet: bool,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub(crate) lower_bound: Option<i64>,
-    /// Largest class size (`--max-class-size`): the starts' larger classes are split, and the
-    /// search keeps to it.
+    /// Largest class size (the run's class constraint): the starts' larger classes are split,
+    /// and the search keeps to it.
     pub(crate) max_class_size: Option<u32>,
 }
 

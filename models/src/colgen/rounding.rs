@@ -636,7 +636,6 @@ mod tests {
             .map(|m| Column::new(&inst, criterion, m))
             .collect();
         let x = vec![1.0; columns.len()];
-        let none = ClassConstraints::default();
         let free = dbil_round(&inst, &columns, &x, &[]).expect("rounds");
         assert_ne!(
             free.labels()[10],
@@ -670,7 +669,6 @@ mod tests {
             .map(|m| Column::new(&inst, criterion, m))
             .collect();
         let x = [1.0, 0.5, 0.5];
-        let none = ClassConstraints::default();
         let p = dbil_round(&inst, &columns, &x, &[]).expect("rounds");
         assert!(p.violations(&inst.k).is_empty());
         let l = p.labels();
