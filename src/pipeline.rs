@@ -149,6 +149,18 @@ pub fn anonymise(
     }
     let extra = if opts.constraints.any() {
         let c = check::constraints::check(&text, &release.quasi, &class.requested)?;
+        let cap = class.model.max_size.map_or(usize::MAX, |m| m as usize);
+        let merged = c.max_class_size.as_ref().is_some_and(|m| !m.holds)
+            && outcome.partition.largest_class() <= cap;
+        if merged {
+            // Every class is within the cap, yet a released group is not: classes whose records
+            // generalise to the same quasi-identifiers (identical records, typically) are one
+            // group in the release. A limit of the data, not a fault.
+            return Err(input(format!(
+                "classes of at most {cap} records generalise to the same quasi-identifiers and are released as one group of {} (typically identical records split across classes); nothing was written: raise the maximum class size or drop duplicate records",
+                c.max_class_size.as_ref().map_or(0, |m| m.largest_group)
+            )));
+        }
         if !c.extra_hold {
             return Err(internal(format!(
                 "the independent check found the release breaking a class constraint ({}); nothing was written",

@@ -272,3 +272,36 @@ fn bad_requests_are_one_line_errors() {
         &["quasi-identifier"],
     );
 }
+
+/// Six identical records under a maximum class size of 3: every class is within the cap, but
+/// the classes holding them generalise alike and are one released group of six, so nothing is
+/// written and the error says why (a limit of the data, exit 2), for every engine.
+#[test]
+fn identical_records_beyond_the_cap_are_one_released_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let rows: String = std::iter::repeat_n("30,Paris\n", 6).collect();
+    std::fs::write(d.join("in.csv"), format!("age,city\n{rows}")).unwrap();
+    for engine in ["colgen", "cp", "lns"] {
+        fails(
+            d,
+            &[
+                "in.csv",
+                "--qi",
+                "age,city",
+                "--k",
+                "2",
+                "--method",
+                "optimal",
+                "--engine",
+                engine,
+                "--max-class-size",
+                "3",
+                "--time-limit",
+                "5s",
+                "--quiet",
+            ],
+            &["released as one group of 6", "drop duplicate records"],
+        );
+    }
+}
