@@ -30,6 +30,14 @@ pub struct ClassConstraints {
 }
 
 impl ClassConstraints {
+    /// A largest class size and nothing else.
+    pub fn capped(max_size: u32) -> Self {
+        ClassConstraints {
+            max_size: Some(max_size),
+            ..ClassConstraints::default()
+        }
+    }
+
     /// True when nothing beyond k_i-anonymity is asked.
     pub fn is_empty(&self) -> bool {
         self.diversity.as_ref().is_none_or(|d| d.l <= 1)

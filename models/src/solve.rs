@@ -131,10 +131,7 @@ pub fn select_engine(
     constraints: &ClassConstraints,
 ) -> Result<Engine, EngineError> {
     if !constraints.is_empty() {
-        // The search keeps a largest class size, and nothing else (its starts would need a
-        // repair for l-diversity and links, which is too slow where it is the only engine).
-        let lns_ok = engine == Engine::Lns && constraints.size_cap_only();
-        if engine == Engine::Mip || (engine == Engine::Lns && !lns_ok) {
+        if engine == Engine::Mip {
             return Err(EngineError::UnsupportedConstraints { engine });
         }
         constraints.validate(inst.n)?;
@@ -261,8 +258,7 @@ fn run_colgen(
             on_bound: opts.on_bound,
             improve: (opts.constraints.is_empty() && lns_in_colgen())
                 .then(|| lns_improver(opts.criterion)),
-            companion: (opts.constraints.size_cap_only() && lns_companion_in_colgen())
-                .then(|| lns_companion(opts.criterion)),
+            companion: lns_companion_in_colgen().then(|| lns_companion(opts.criterion)),
             constraints: opts.constraints,
             ..ColgenOptions::default()
         },
@@ -294,7 +290,7 @@ fn lns_companion_in_colgen() -> bool {
 fn lns_companion(criterion: Criterion) -> Companion {
     Arc::new(
         move |inst: &Instance,
-              max_class_size: Option<u32>,
+              constraints: &ClassConstraints,
               bounds: &[f64],
               start: &Partition,
               deadline: Option<Instant>,
@@ -306,9 +302,16 @@ fn lns_companion(criterion: Criterion) -> Companion {
                 Cores::All => all,
             };
             let polished;
-            let start = if companion_polish() {
-                polished =
-                    polished_start(inst, criterion, max_class_size, start, deadline, &publish);
+            // The polish's moves keep a largest class size, but no other constraint.
+            let start = if companion_polish() && constraints.size_cap_only() {
+                polished = polished_start(
+                    inst,
+                    criterion,
+                    constraints.max_size,
+                    start,
+                    deadline,
+                    &publish,
+                );
                 &polished
             } else {
                 start
@@ -321,10 +324,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     deadline,
                     threads: threads.max(1),
                     max_size: companion_max_size(inst.n),
-                    constraints: ClassConstraints {
-                        max_size: max_class_size,
-                        ..ClassConstraints::default()
-                    },
+                    constraints: constraints.clone(),
                     rule: companion_rule(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.to_vec()),
@@ -497,8 +497,7 @@ fn run_mip(
 }
 
 /// Large-neighbourhood search from the cheapest warm start (the greedy cover without one)
-/// that meets the class constraints once its classes above the largest class size are split
-/// ([`crate::lns::within_cap`]).
+/// that meets the class constraints once repaired ([`crate::lns::constrained_start`]).
 fn run_lns(inst: &Instance, opts: SolveOptions) -> Result<EngineResult, EngineError> {
     let starts = if opts.warm_starts.is_empty() {
         vec![crate::colgen::start::greedy_cover(inst)]
@@ -506,13 +505,11 @@ fn run_lns(inst: &Instance, opts: SolveOptions) -> Result<EngineResult, EngineEr
         opts.warm_starts.clone()
     };
     let extra = &opts.constraints;
+    let criterion = crate::lns::SumCriterion::try_from(opts.criterion)?;
     let start = starts
         .iter()
-        .filter_map(|p| match extra.max_size {
-            Some(cap) => crate::lns::within_cap(inst, p, cap),
-            None => Some(p.clone()),
-        })
-        .filter(|p| p.violations(&inst.k).is_empty() && extra.partition_ok(p.labels()))
+        .filter(|p| p.violations(&inst.k).is_empty())
+        .filter_map(|p| crate::lns::constrained_start(inst, p, extra, criterion))
         .min_by_key(|p| objective_of(inst, p, opts.criterion))
         .ok_or_else(|| {
             EngineError::NoStart("no warm start meets the class constraints".to_string())

@@ -133,3 +133,18 @@ def test_lns_keeps_the_largest_class_size():
     assert res.report["constraints"]["max_class_size"]["holds"] is True
     assert res.classes.value_counts().max() <= 6
     assert res.lower_bound <= res.objective
+
+
+def test_lns_keeps_l_diversity_and_links(tmp_path):
+    links = tmp_path / "links.csv"
+    links.write_text("must,1,2\ncannot,3,4\n")
+    res = optik.anonymise(TRIAL, schema=TRIAL_SCHEMA, k_column="k", engine="lns",
+                          l_diversity=2, sensitive="adverse_event", links=links,
+                          time_limit=3.0)
+    assert res.report["exact"]["engine"] == "lns"
+    constraints = res.report["constraints"]
+    assert constraints["l_diversity"]["holds"] is True
+    assert constraints["links"]["holds"] is True
+    assert res.classes.iloc[0] == res.classes.iloc[1]
+    assert res.classes.iloc[2] != res.classes.iloc[3]
+    assert res.lower_bound <= res.objective

@@ -9,6 +9,7 @@ use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMem
 use crate::partition::large::{solve_large, LargeOptions, DEFAULT_LNS_TIME_LIMIT};
 use crate::settings::Setting;
 use optik_models::cp::Search;
+use optik_models::lns::{constrained_start, SumCriterion};
 pub use optik_models::Engine;
 use optik_models::{
     BoundCallback, BoundEvent, ClassConstraints, Criterion, EngineError, Instance, Partition,
@@ -360,14 +361,6 @@ fn solve_lns(
     chosen_by: String,
 ) -> Result<ExactOutcome> {
     check_scale(opts)?;
-    if !extra.size_cap_only() {
-        return Err(input(format!(
-            "the large-neighbourhood search ({chosen_by}) does not support {} or {} (use {} colgen or cp on at most {MAX_EXACT_RECORDS} records)",
-            Setting::LDiversity,
-            Setting::Links,
-            Setting::Engine,
-        )));
-    }
     extra
         .validate(ds.n())
         .map_err(|e| engine_error(e.into(), Engine::Lns, extra))?;
@@ -389,7 +382,7 @@ fn solve_lns(
             seed: opts.seed,
             quiet: opts.quiet,
             lower_bound: None,
-            max_class_size: extra.max_size,
+            constraints: extra.clone(),
         },
     )
     .map_err(|e| engine_error(e, Engine::Lns, extra))?;
@@ -427,8 +420,8 @@ fn solve_lns(
         }),
         result: run.result,
     };
-    // The heuristics it started from are the report's comparison (split within the largest
-    // class size where that was needed and possible).
+    // The heuristics it started from are the report's comparison (repaired to meet the class
+    // constraints where that was needed and possible).
     let heuristics = run
         .starts
         .iter()
@@ -436,8 +429,8 @@ fn solve_lns(
             method: s.method,
             objective: s.objective as f64 / opts.scale,
             classes: s.classes,
-            repaired: s.split,
-            meets_constraints: s.within_cap,
+            repaired: s.repaired,
+            meets_constraints: s.meets_constraints,
         })
         .collect();
     let mut out = outcome(opts.scale, opts, solved, &[run.start], heuristics)?;
@@ -479,8 +472,8 @@ fn check_scale(opts: &ExactOptions) -> Result<()> {
 }
 
 /// One heuristic run for the warm starts: the partition it gives the engine (improved by the
-/// SSE local search for sse, repaired to meet the class constraints where merging classes is
-/// enough) and the heuristic's own partition the report compares with.
+/// SSE local search for sse, repaired to meet the class constraints where
+/// [`constrained_start`] finds a way) and the heuristic's own partition the report compares with.
 struct HeuristicStart {
     method: Heuristic,
     /// The method's name, `<method>+ls` after the SSE local search.
@@ -546,11 +539,12 @@ fn heuristic_starts(
             (raw.clone(), h.method.name().to_string())
         };
         // The heuristics know nothing of the extra constraints: use only those meeting them,
-        // after a repair by merging classes where that is enough.
+        // after a repair where one is found (costed by the criterion, dbil for the others).
         let (start, repaired, meets_constraints) = if extra.partition_ok(p.labels()) {
             (p, false, true)
         } else {
-            match crate::partition::constraints::repair::repair(&p, extra, |a, b| inst.d(a, b)) {
+            let by = SumCriterion::try_from(criterion).unwrap_or(SumCriterion::Dbil);
+            match constrained_start(inst, &p, extra, by) {
                 Some(r) => (r, true, true),
                 None => (p, false, false),
             }

@@ -8,7 +8,7 @@ use crate::data::distance::RecordDistance;
 use crate::data::standardised::Standardised;
 use crate::partition::heuristics::{self, Form, Heuristic, HeuristicOptions, KMemberCost};
 use indicatif::{ProgressBar, ProgressStyle};
-use optik_models::lns::{run_lns_engine, within_cap, LnsEngineOptions, SumCriterion};
+use optik_models::lns::{constrained_start, run_lns_engine, LnsEngineOptions, SumCriterion};
 use optik_models::{
     ClassConstraints, Criterion, DistanceOracle, EngineError, EngineResult, Partition,
     SolutionCallback, SolutionEvent,
@@ -75,24 +75,24 @@ pub(crate) struct LargeOptions {
     pub(crate) quiet: bool,
     /// A valid lower bound on the same instance proven elsewhere (integer units).
     pub(crate) lower_bound: Option<i64>,
-    /// Largest class size (the run's class constraint): the starts' larger classes are split,
-    /// and the search keeps to it.
-    pub(crate) max_class_size: Option<u32>,
+    /// The run's class constraints (l-diversity, links, a largest class size): the starts are
+    /// repaired to meet them ([`constrained_start`]), and the search keeps them.
+    pub(crate) constraints: ClassConstraints,
 }
 
 /// One heuristic run as a start.
 #[derive(Debug)]
 pub(crate) struct StartRun {
     pub(crate) method: Heuristic,
-    /// Objective (integer units) of the start: the heuristic's partition, split within the
-    /// largest class size when it had larger classes.
+    /// Objective (integer units) of the start: the heuristic's partition, repaired to meet
+    /// the class constraints when it did not.
     pub(crate) objective: i64,
     pub(crate) seconds: f64,
     pub(crate) classes: usize,
-    /// Its classes above the largest class size were split.
-    pub(crate) split: bool,
-    /// It is within the largest class size (after the split), so a start.
-    pub(crate) within_cap: bool,
+    /// The repair changed it.
+    pub(crate) repaired: bool,
+    /// It meets the class constraints (after the repair), so a start.
+    pub(crate) meets_constraints: bool,
 }
 
 /// What a large run produced.
@@ -193,13 +193,10 @@ pub(crate) fn solve_large(
         if h.method == Heuristic::Mdav {
             mdav_s = Some(t.elapsed().as_secs_f64());
         }
-        let capped = match opts.max_class_size {
-            Some(cap) => within_cap(&oracle, &raw, cap),
-            None => Some(raw.clone()),
-        };
-        let split = capped.as_ref().is_some_and(|p| p != &raw);
-        let within = capped.is_some();
-        let p = capped.unwrap_or(raw);
+        let repaired = constrained_start(&oracle, &raw, &opts.constraints, criterion);
+        let changed = repaired.as_ref().is_some_and(|p| p != &raw);
+        let meets = repaired.is_some();
+        let p = repaired.unwrap_or(raw);
         let v: i64 = p
             .classes()
             .iter()
@@ -210,17 +207,22 @@ pub(crate) fn solve_large(
             objective: v,
             seconds: t.elapsed().as_secs_f64(),
             classes: p.num_classes(),
-            split,
-            within_cap: within,
+            repaired: changed,
+            meets_constraints: meets,
         });
-        if within && best.as_ref().is_none_or(|b| v < b.2) {
+        if meets && best.as_ref().is_none_or(|b| v < b.2) {
             best = Some((starts.len() - 1, p, v));
         }
     }
     let Some((index, start, _)) = best else {
-        let cap = opts.max_class_size.unwrap_or(0);
+        let how = match opts.constraints.max_size {
+            Some(cap) if opts.constraints.size_cap_only() => {
+                format!("split into classes of at most {cap} records")
+            }
+            _ => "repaired to meet the class constraints (merging classes, moving cannot-linked records)".to_string(),
+        };
         return Err(EngineError::NoStart(format!(
-            "no heuristic's partition could be split into classes of at most {cap} records"
+            "no heuristic's partition could be {how}"
         )));
     };
     let left = opts.time_limit.saturating_sub(t0.elapsed());
@@ -235,10 +237,7 @@ pub(crate) fn solve_large(
             seed: opts.seed,
             threads: 0,
             lower_bound: opts.lower_bound,
-            constraints: ClassConstraints {
-                max_size: opts.max_class_size,
-                ..ClassConstraints::default()
-            },
+            constraints: opts.constraints.clone(),
         },
         Some(state.on_bound()),
         Some(state.on_solution()),

@@ -139,13 +139,13 @@ fn lns_without_a_time_limit_records_the_default() {
     assert!(r["exact"]["elapsed_s"].as_f64().unwrap_or(0.0) < 300.0);
 }
 
-/// Column generation's and the search's runs on the first 100 Adult records (k_i 80/20 over
+/// Column generation's and the search's runs on the first `n` Adult records (k_i 80/20 over
 /// {2, 3}, 10 s each) with the flags `extra`: (colgen's report, proven optimal; the search's
 /// report, checked; colgen's optimum; the search's objective).
-fn colgen_then_lns(extra: &[&str]) -> (serde_json::Value, serde_json::Value, f64, f64) {
+fn colgen_then_lns(n: usize, extra: &[&str]) -> (serde_json::Value, serde_json::Value, f64, f64) {
     let dir = tempfile::tempdir().unwrap();
     let schema = adult_schema(dir.path());
-    let input = adult_sample(dir.path(), 100);
+    let input = adult_sample(dir.path(), n);
     let run = |engine: &str| {
         optik("anonymise")
             .input(&input, &schema)
@@ -178,7 +178,7 @@ fn colgen_then_lns(extra: &[&str]) -> (serde_json::Value, serde_json::Value, f64
 /// optimum in a few seconds.
 #[test]
 fn lns_nears_the_proven_optimum_on_a_small_table() {
-    let (_, _, opt, got) = colgen_then_lns(&[]);
+    let (_, _, opt, got) = colgen_then_lns(100, &[]);
     assert!(got <= opt * 1.01, "lns {got} vs optimum {opt}");
 }
 
@@ -192,12 +192,6 @@ fn lns_refuses_what_it_cannot_do() {
         .args(["--criterion", "diameter"])
         .output("--out", &out)
         .fails(&["--engine lns", "dbil and wcsd"]);
-    optik("anonymise")
-        .clinical_trial()
-        .args(["--method", "optimal", "--engine", "lns"])
-        .args(["--l-diversity", "2", "--sensitive", "adverse_event"])
-        .output("--out", &out)
-        .fails(&["large-neighbourhood search", "--l-diversity"]);
     // A largest class size below a k_i: infeasible, said before any search.
     optik("anonymise")
         .clinical_trial()
@@ -223,11 +217,41 @@ fn lns_refuses_what_it_cannot_do() {
 /// optimum under the same cap, with a bound at most that optimum.
 #[test]
 fn lns_keeps_the_largest_class_size() {
-    let (_, lns, _, _) = colgen_then_lns(&["--max-class-size", "3"]);
+    let (_, lns, _, _) = colgen_then_lns(100, &["--max-class-size", "3"]);
     let cap = &lns["constraints"]["max_class_size"];
     assert_eq!(cap["holds"], true);
     assert!(cap["largest_group"].as_u64().unwrap() <= 3);
     // MDAV leaves classes of up to 2k − 1 = 5 records: its start was split.
+    let heuristics = lns["heuristics"].as_array().unwrap();
+    assert!(heuristics
+        .iter()
+        .any(|h| h["repaired"] == true && h["meets_constraints"] == true));
+}
+
+/// Under `--l-diversity` and `--links` the search repairs its heuristic starts (swapping,
+/// moving and merging for l-diversity, merging for must-links, moving a record away from a
+/// cannot-link partner) and keeps every constraint: a verified release meeting them, no better
+/// than column generation's proven optimum under the same constraints, with a bound at most
+/// that optimum.
+#[test]
+fn lns_keeps_l_diversity_and_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let links = dir.path().join("links.csv");
+    std::fs::write(&links, "must,1,2\ncannot,3,4\nmust,10,30\n").unwrap();
+    let links = links.to_str().unwrap();
+    let extra = [
+        "--l-diversity",
+        "2",
+        "--sensitive",
+        "salary-class",
+        "--links",
+        links,
+    ];
+    let (_, lns, _, _) = colgen_then_lns(40, &extra);
+    let c = &lns["constraints"];
+    assert_eq!(c["l_diversity"]["holds"], true);
+    assert_eq!(c["links"]["holds"], true);
+    assert_eq!(c["links"]["must"], 2);
     let heuristics = lns["heuristics"].as_array().unwrap();
     assert!(heuristics
         .iter()

@@ -16,7 +16,7 @@
 //! hands its core over: the companion restarts on every core ([`Cores::All`]) and the run only
 //! takes its partitions until the limit.
 
-use crate::{Instance, Partition};
+use crate::{ClassConstraints, Instance, Partition};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,14 +34,15 @@ pub enum Cores {
     All,
 }
 
-/// Improves the k_i-anonymous partition `start` of the instance, with no class above the
-/// largest class size given (when one is), until the deadline or until the calling thread's
+/// Improves the k_i-anonymous partition `start` of the instance, which meets the class
+/// constraints given (l-diversity, links, a largest class size) and keeps meeting them, until
+/// the deadline or until the calling thread's
 /// stop token is set ([`crate::stop::with_token`]), on the cores given, handing every better
 /// partition to `publish`. Runs on a thread of its own beside column generation, which hands
 /// it its per-record lower bounds too ([`super::start::record_bounds`]). Shared, so that the
 /// tight phase's run has one too.
 pub type Companion = Arc<
-    dyn Fn(&Instance, Option<u32>, &[f64], &Partition, Option<Instant>, Cores, Publish)
+    dyn Fn(&Instance, &ClassConstraints, &[f64], &Partition, Option<Instant>, Cores, Publish)
         + Send
         + Sync,
 >;
@@ -68,19 +69,19 @@ pub(super) struct Link {
     known: AtomicI64,
     /// The run has handed its core over: restarts use [`Cores::All`].
     all_cores: AtomicBool,
-    /// The run's largest class size (or the tight size the companion searches under): the
-    /// companion searches under it, and the run takes no partition above it and restarts it
-    /// from none.
-    max_class_size: Option<u32>,
-    /// The companion's latest start or partition within the cap: a hand-over restarts it from
+    /// The run's class constraints, its largest class size replaced by the tight size when the
+    /// companion searches under that: the companion searches under them, and the run takes no
+    /// partition breaking them and restarts it from none.
+    constraints: ClassConstraints,
+    /// The companion's latest start or partition meeting them: a hand-over restarts it from
     /// there when the run's incumbent is above the cap.
     within: Mutex<Option<Found>>,
 }
 
 impl Link {
-    /// A link for a companion starting from a partition of cost `start_cost`, under the
-    /// largest class size `max_class_size`.
-    pub(super) fn new(start_cost: i64, max_class_size: Option<u32>) -> Arc<Self> {
+    /// A link for a companion starting from a partition of cost `start_cost`, under the class
+    /// constraints `constraints`.
+    pub(super) fn new(start_cost: i64, constraints: ClassConstraints) -> Arc<Self> {
         Arc::new(Link {
             token: Arc::new(AtomicBool::new(false)),
             finished: AtomicBool::new(false),
@@ -89,7 +90,7 @@ impl Link {
             restart: Mutex::new(None),
             known: AtomicI64::new(start_cost),
             all_cores: AtomicBool::new(false),
-            max_class_size,
+            constraints,
             within: Mutex::new(None),
         })
     }
@@ -144,7 +145,7 @@ impl Link {
             crate::stop::with_token(Some(Arc::clone(&self.token)), || {
                 companion(
                     inst,
-                    self.max_class_size,
+                    &self.constraints,
                     bounds,
                     &start,
                     deadline,
@@ -166,13 +167,15 @@ impl Link {
 
     /// The largest class size the companion searches under, if any.
     pub(super) fn cap(&self) -> Option<u32> {
-        self.max_class_size
+        self.constraints.max_size
     }
 
-    /// True when `p` has no class above the run's largest class size.
-    pub(super) fn within_size(&self, p: &Partition) -> bool {
-        self.max_class_size
+    /// True when `p` meets the constraints the companion searches under.
+    pub(super) fn admits(&self, p: &Partition) -> bool {
+        self.constraints
+            .max_size
             .is_none_or(|m| p.largest_class() <= m as usize)
+            && (self.constraints.size_cap_only() || self.constraints.partition_ok(p.labels()))
     }
 
     /// Keeps `p` when it claims to be better than anything known (the run checks it).
@@ -202,7 +205,7 @@ impl Link {
     pub(super) fn post(&self, p: &Partition, cost: i64) -> bool {
         if cost >= self.known.load(Ordering::SeqCst)
             || self.done.load(Ordering::SeqCst)
-            || !self.within_size(p)
+            || !self.admits(p)
         {
             return false;
         }
@@ -222,7 +225,7 @@ impl Link {
         }
         let from = match &*self.found.lock().expect("no panic holding it") {
             Some((q, c)) if *c < cost => (q.clone(), *c),
-            _ if self.within_size(p) => (p.clone(), cost),
+            _ if self.admits(p) => (p.clone(), cost),
             _ => match self.within.lock().expect("no panic holding it").clone() {
                 Some(q) => q,
                 None => return false,
@@ -261,7 +264,7 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::Link;
-    use crate::Partition;
+    use crate::{ClassConstraints, Partition};
 
     /// Under a cap the run restarts its companion only from partitions within it; a hand-over
     /// from an incumbent above it restarts the companion from its own latest partition within
@@ -277,7 +280,7 @@ mod tests {
                 .clone()
                 .map(|(p, c)| (p.labels().to_vec(), c))
         };
-        let link = Link::new(40, Some(2));
+        let link = Link::new(40, ClassConstraints::capped(2));
         assert!(!link.post(&one, 30));
         assert!(!link.hand_over(&one, 30), "nothing within the cap yet");
         assert!(link.post(&pairs, 30));
@@ -286,7 +289,7 @@ mod tests {
         assert!(link.hand_over(&one, 10));
         assert_eq!(restart(&link), Some((pairs.labels().to_vec(), 20)));
         // Without a cap the run's incumbent is the restart.
-        let free = Link::new(40, None);
+        let free = Link::new(40, ClassConstraints::default());
         assert!(free.post(&one, 30));
         assert!(free.hand_over(&one, 10));
         assert_eq!(restart(&free), Some((one.labels().to_vec(), 10)));

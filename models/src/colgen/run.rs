@@ -131,11 +131,11 @@ impl Run {
     }
 
     /// Makes the companion's latest partition the incumbent (and returns it) when it is
-    /// k_i-anonymous, within the run's largest class size and better at the cost computed
+    /// k_i-anonymous, meets the run's class constraints and is better at the cost computed
     /// here: the run trusts no cost it did not compute.
     fn absorb(&mut self, inst: &Instance, link: &Link) -> Option<Partition> {
         let (p, _) = link.take()?;
-        if p.len() != inst.n || !p.violations(&inst.k).is_empty() || !link.within_size(&p) {
+        if p.len() != inst.n || !p.violations(&inst.k).is_empty() || !link.admits(&p) {
             return None;
         }
         let cost = start::partition_cost(inst, self.criterion, &p);
@@ -317,6 +317,7 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
     body: impl FnOnce(&Instance, &mut Run),
 ) {
     use super::companion::{Companion, Cores, Publish};
+    use crate::ClassConstraints;
     use std::time::Duration;
     let inst = two_pairs_far_apart();
     let pairs = Partition::from_labels(&[0, 0, 1, 1]);
@@ -336,7 +337,11 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
             }
         },
     );
-    let link = Link::new(40, cap);
+    let constraints = ClassConstraints {
+        max_size: cap,
+        ..ClassConstraints::default()
+    };
+    let link = Link::new(40, constraints);
     run.companion = Some(Arc::clone(&link));
     let deadline = run.deadline;
     /// Stops the companion if an assertion fails first (else the scope would wait for it).

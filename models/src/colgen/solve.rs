@@ -16,7 +16,7 @@ use super::tight;
 use super::{cuts, dive, lp_primal, proof, start};
 use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
 use crate::root_lp::{Duals, OddSet, RootLp};
-use crate::{Criterion, Instance, Partition};
+use crate::{ClassConstraints, Criterion, Instance, Partition};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,19 +45,16 @@ pub fn solve_colgen(inst: &Instance, mut opts: ColgenOptions) -> Result<EngineRe
     };
     let not_before = companion_not_before(inst, &opts, &run);
     let late_ok = inst.n >= IMPROVE_MIN_RECORDS || not_before.is_some();
-    let companion = opts
-        .companion
-        .clone()
-        .filter(|_| late_ok && opts.constraints.size_cap_only());
+    let companion = opts.companion.clone().filter(|_| late_ok);
     std::thread::scope(|scope| {
         // Stops the companion if the run unwinds before `finish` stopped it.
         let mut _guard = None;
         if let (Some(companion), Some((p, cost))) = (companion.as_ref(), run.best.clone()) {
-            let (cap, p, cost) = match tight::tight_companion_start(inst, &opts, &run) {
-                Some((size, q, c)) => (Some(size), q, c),
-                None => (opts.constraints.max_size, p, cost),
+            let (constraints, p, cost) = match tight::tight_companion_start(inst, &opts, &run) {
+                Some((size, q, c)) => (ClassConstraints::capped(size), q, c),
+                None => (opts.constraints.clone(), p, cost),
             };
-            let link = Link::new(cost, cap);
+            let link = Link::new(cost, constraints);
             run.companion = Some(Arc::clone(&link));
             _guard = Some(AbandonOnDrop(Arc::clone(&link)));
             let deadline = run.deadline;

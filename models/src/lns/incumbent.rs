@@ -133,7 +133,7 @@ impl Incumbent {
 }
 
 /// Member with the least sum of distances to the other members (the smallest on ties).
-fn medoid<O: DistanceOracle + ?Sized>(oracle: &O, members: &[usize]) -> usize {
+pub(crate) fn medoid<O: DistanceOracle + ?Sized>(oracle: &O, members: &[usize]) -> usize {
     members
         .iter()
         .map(|&i| (members.iter().map(|&j| oracle.d(i, j)).sum::<i64>(), i))

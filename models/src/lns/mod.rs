@@ -6,6 +6,7 @@
 //!
 //! - [`oracle`]: distances on demand and the dense sub-instance of a neighbourhood;
 //! - [`capped`]: a start within a largest class size, from one with larger classes;
+//! - [`constrained`]: a start meeting l-diversity, links and the cap, repaired from any start;
 //! - [`cost`]: the sum criteria's class costs and per-record bounds through the oracle;
 //! - [`incumbent`]: the partition as classes with stable ids;
 //! - [`neighbourhood`]: which classes form a neighbourhood, and the order of seeds;
@@ -16,6 +17,7 @@
 //! - [`solve`]: [`solve_lns`], the search under its limits.
 
 pub mod capped;
+pub mod constrained;
 pub mod cost;
 pub mod engine;
 pub mod incumbent;
@@ -29,6 +31,7 @@ pub mod solve;
 
 pub use crate::engine::LnsSummary;
 pub use capped::within_cap;
+pub use constrained::constrained_start;
 pub use cost::SumCriterion;
 pub use engine::{run_lns_engine, LnsEngineOptions};
 pub use neighbourhood::{NeighbourhoodRule, SeedBias};

@@ -537,20 +537,6 @@ fn solve_runs_lns_as_an_engine() {
     )
     .unwrap_err();
     assert!(matches!(err, EngineError::UnsupportedCriterion { .. }));
-    let must = ClassConstraints {
-        must: vec![(0, 1)],
-        ..ClassConstraints::default()
-    };
-    let err = solve(
-        &inst,
-        Engine::Lns,
-        SolveOptions {
-            constraints: must,
-            ..SolveOptions::default()
-        },
-    )
-    .unwrap_err();
-    assert!(matches!(err, EngineError::UnsupportedConstraints { .. }));
     // A largest class size: one class of all 40 records as the start, split, then searched.
     let capped = |cap| SolveOptions {
         time_limit: Some(Duration::from_secs(2)),
@@ -571,4 +557,47 @@ fn solve_runs_lns_as_an_engine() {
         Ok(out) => assert!(out.result.partition.unwrap().largest_class() <= 3),
         Err(e) => assert!(matches!(e, EngineError::NoStart(_)), "{e}"),
     }
+}
+
+/// l-diversity and links through `solve(Engine::Lns)`: the greedy cover, repaired, is searched
+/// to a partition meeting every constraint and every k_i, no better than column generation's
+/// proven optimum under the same constraints, with a bound at most that optimum.
+#[test]
+fn solve_runs_lns_under_diversity_and_links() {
+    use optik_models::{solve, ClassConstraints, Diversity, Engine, SolveOptions, Status};
+    let inst = random_instance(40, &[2, 3], 11);
+    let extra = ClassConstraints {
+        diversity: Some(Diversity {
+            values: (0..40).map(|i| (i % 3) as u32).collect(),
+            l: 2,
+        }),
+        must: vec![(0, 1), (5, 17)],
+        cannot: vec![(2, 3), (0, 30)],
+        max_size: Some(8),
+    };
+    let run = |engine, time_limit| {
+        solve(
+            &inst,
+            engine,
+            SolveOptions {
+                time_limit,
+                warm_starts: vec![greedy_cover(&inst)],
+                constraints: extra.clone(),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap()
+    };
+    let exact = run(Engine::Colgen, None);
+    assert_eq!(exact.result.status, Status::Optimal);
+    let opt = exact.result.objective.unwrap();
+    let lns = run(Engine::Lns, Some(Duration::from_secs(3)));
+    assert_eq!(lns.engine, Engine::Lns);
+    let p = lns.result.partition.unwrap();
+    assert!(p.violations(&inst.k).is_empty());
+    assert!(extra.partition_ok(p.labels()));
+    let obj = lns.result.objective.unwrap();
+    assert_eq!(obj, partition_cost(&inst, Criterion::Dbil, &p));
+    assert!(obj >= opt, "lns {obj} below the optimum {opt}");
+    assert!(lns.result.lower_bound.unwrap() <= opt);
 }

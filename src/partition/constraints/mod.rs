@@ -4,7 +4,6 @@
 //! (`release::check::constraints`) must verify. Heuristic methods refuse them.
 
 pub(crate) mod links;
-pub(crate) mod repair;
 
 use crate::data::dataset::Dataset;
 use crate::data::schema::Role;
