@@ -1,13 +1,13 @@
 //! Column generation's companion search (a search on its own thread beside the run): what it
-//! finds reaches the result only when it is k_i-anonymous and at the cost the run computes
-//! itself, it stops when the run ends, and the optima and bounds of runs with it agree with
+//! finds reaches the result only when it is k_i-anonymous, meets the class constraints and at
+//! the cost the run computes itself, it stops when the run ends, and the optima and bounds of runs with it agree with
 //! runs without it.
 
 use crate::common::random_instance;
 use optik_models::colgen::{Companion, Cores, Publish};
 use optik_models::{
-    objective_of, solve, solve_colgen, ClassConstraints, ColgenOptions, Criterion, Engine,
-    Instance, Partition, SolveOptions, Status,
+    objective_of, solve, solve_colgen, ClassConstraints, ColgenOptions, Criterion, Diversity,
+    Engine, Instance, Partition, SolveOptions, Status,
 };
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -152,6 +152,65 @@ fn a_capped_runs_companion_must_keep_the_cap() {
     assert_eq!(run(cap, Some(publishes(merged.clone()))), Some(alone));
     assert_eq!(run(big, Some(publishes(merged))), Some(cost));
     assert_eq!(run(cap, Some(publishes(p))), opt.objective);
+}
+
+/// A run under l-diversity has a companion too: what it hands over reaches the result only
+/// when every class holds l distinct values.
+#[test]
+fn a_diverse_runs_companion_must_keep_l_diversity() {
+    let inst = random_instance(500, &[3], 10);
+    // Values alternate every three records: classes of six consecutive records hold both,
+    // classes of three one.
+    let values: Vec<u32> = (0..inst.n).map(|i| ((i / 3) % 2) as u32).collect();
+    let (sixes, threes) = (chunks(inst.n, 6), chunks(inst.n, 3));
+    let constraints = ClassConstraints {
+        diversity: Some(Diversity { values, l: 2 }),
+        ..ClassConstraints::default()
+    };
+    let run = |companion: Option<Companion>| {
+        solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Dbil,
+                time_limit: Some(Duration::ZERO),
+                warm_start: vec![sixes.clone()],
+                companion,
+                constraints: constraints.clone(),
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap()
+        .objective
+    };
+    let alone = run(None).expect("the start is diverse");
+    let cost = objective_of(&inst, &threes, Criterion::Dbil);
+    assert!(
+        cost < alone,
+        "the test needs a cheaper partition than the start"
+    );
+    assert_eq!(run(Some(publishes(threes))), Some(alone));
+    // A diverse partition cheaper than the start (the search's, from it) is taken.
+    let searched = solve(
+        &inst,
+        Engine::Lns,
+        SolveOptions {
+            time_limit: Some(Duration::from_secs(2)),
+            warm_starts: vec![sixes.clone()],
+            constraints: constraints.clone(),
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap()
+    .result
+    .partition
+    .expect("a partition");
+    assert!(constraints.partition_ok(searched.labels()));
+    let better = objective_of(&inst, &searched, Criterion::Dbil);
+    assert!(
+        better < alone,
+        "the search improves a start of consecutive records"
+    );
+    assert_eq!(run(Some(publishes(searched))), Some(better));
 }
 
 #[test]
