@@ -184,7 +184,7 @@ def anonymise(
             ``k_axis_order`` assigns drawn k_i by the data.
         seed: seed of the k_i draws and of the randomised methods.
         method, criterion (``dbil``, ``diameter``, ``split``, ``wcsd``), engine (``auto``,
-            ``cp``, ``colgen``, ``mip``), time_limit (seconds or ``"60s"``), search,
+            ``cp``, ``colgen``, ``mip``, ``lns``), time_limit (seconds or ``"60s"``), search,
             no_size_cap, no_lp_bound, no_lp_primal, scale: as the command line's flags.
         form (``ki``, ``k``), cost (``original``, ``corrected``, ``personalised``): heuristics.
         l_diversity + sensitive, links (+ link_key), max_class_size: class constraints of

@@ -26,7 +26,7 @@ pub struct HeuristicComparison {
     pub ratio: Option<f64>,
     pub classes: usize,
     /// Exact runs under class constraints: whether the heuristic's partition meets them, after
-    /// merging classes (`repaired`) where that was enough; absent without constraints.
+    /// a repair (`repaired`) where one was found; absent without constraints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meets_constraints: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -77,7 +77,7 @@ fn heuristics_table(h: &mut String, report: &Report) {
     );
     for c in &report.heuristics {
         let meets = match (c.meets_constraints, c.repaired) {
-            (Some(true), Some(true)) => "<td>yes, after merging classes</td>",
+            (Some(true), Some(true)) => "<td>yes, after a repair</td>",
             (Some(true), _) => "<td>yes</td>",
             (Some(false), _) => "<td>no</td>",
             (None, _) => "",
