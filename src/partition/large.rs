@@ -125,22 +125,44 @@ fn start_heuristics(n: usize, seed: u64) -> Vec<HeuristicOptions> {
 /// k-member's time over MDAV's (both quadratic; 2.5 on the 30,162 Adult records), with room.
 const KMEMBER_OVER_MDAV: f64 = 3.0;
 
-/// The share of the time limit by which k-member must be expected to end (its start is much
-/// better than MDAV's: on the 30,162 Adult records at k = 5, 15,274 against 17,618, and the
-/// search from it ended at 15,064 in 30 s where the one from MDAV ended at 17,189).
-const KMEMBER_SHARE: f64 = 0.8;
+/// MDAV's seconds per pair of records, before it has run (2.9 s on the 30,162 Adult records on
+/// the 2-core machine; a guess elsewhere, which only decides whether MDAV runs under limits
+/// of a few seconds).
+const MDAV_S_PER_PAIR: f64 = 3.2e-9;
 
-/// Whether the heuristic `method` is expected to end within [`KMEMBER_SHARE`] of the time
-/// limit, `elapsed` seconds in, MDAV having taken `mdav_s`: k-member is the one that can take
-/// much of a short limit (9.1 s on the 30,162 Adult records, where the search then overran a
-/// 10 s limit by 3 s), and it runs after MDAV.
-fn fits(method: Heuristic, elapsed: f64, mdav_s: Option<f64>, limit: Duration) -> bool {
-    match (method, mdav_s) {
-        (Heuristic::KMember, Some(m)) => {
-            elapsed + KMEMBER_OVER_MDAV * m <= KMEMBER_SHARE * limit.as_secs_f64()
-        }
-        _ => true,
-    }
+/// The share of the time limit by which a start after the first must be expected to end
+/// (k-member's start is much better than MDAV's: on the 30,162 Adult records at k = 5,
+/// 15,274 against 17,618, and the search from it ended at 15,064 in 30 s where the one from
+/// MDAV ended at 17,189).
+const START_SHARE: f64 = 0.8;
+
+/// What the starts so far took.
+#[derive(Clone, Copy, Debug, Default)]
+struct StartClock {
+    /// Seconds since the run began.
+    elapsed: f64,
+    /// MDAV's seconds, once it ran.
+    mdav_s: Option<f64>,
+    /// The longest repair for the class constraints so far (0 without constraints).
+    repair_s: f64,
+    /// Some start meets the class constraints.
+    have_start: bool,
+}
+
+/// Whether the heuristic `method` (and its repair) is expected to end within [`START_SHARE`]
+/// of the time limit on `n` records: Mondrian, the first, always runs; MDAV and k-member are
+/// quadratic and can take a short limit and more (on all of Adult, 10 s, k-member's 9.1 s
+/// made the run end at 13.0 s; 1 s, MDAV's 2.9 s at 3.3 s), so they run only when expected
+/// to end in time, k-member only after MDAV, or when no start meets the constraints yet.
+fn fits(method: Heuristic, clock: StartClock, n: usize, limit: Duration) -> bool {
+    let expected = match (method, clock.mdav_s) {
+        (Heuristic::Mondrian, _) => return true,
+        _ if !clock.have_start => return true,
+        (Heuristic::KMember, Some(m)) => KMEMBER_OVER_MDAV * m,
+        (Heuristic::KMember, None) => return false,
+        _ => MDAV_S_PER_PAIR * (n as f64).powi(2),
+    };
+    clock.elapsed + expected + clock.repair_s <= START_SHARE * limit.as_secs_f64()
 }
 
 /// Runs the heuristics, then the search from the best of them until the time limit.
@@ -177,23 +199,22 @@ pub(crate) fn solve_large(
     let bar = progress_bar(opts.quiet);
     let mut starts = Vec::new();
     let mut best: Option<(usize, Partition, i64)> = None;
-    let mut mdav_s = None;
+    let mut clock = StartClock::default();
     for h in start_heuristics(ds.n(), opts.seed) {
-        if !fits(
-            h.method,
-            t0.elapsed().as_secs_f64(),
-            mdav_s,
-            opts.time_limit,
-        ) {
+        clock.elapsed = t0.elapsed().as_secs_f64();
+        if !fits(h.method, clock, ds.n(), opts.time_limit) {
             continue;
         }
         bar.set_message(format!("lns: start {}", h.method.name()));
         let t = Instant::now();
         let raw = heuristics::run(&h, &ds.qi, dist, &ds.k, &ProgressBar::hidden());
         if h.method == Heuristic::Mdav {
-            mdav_s = Some(t.elapsed().as_secs_f64());
+            clock.mdav_s = Some(t.elapsed().as_secs_f64());
         }
+        let t_repair = Instant::now();
         let repaired = constrained_start(&oracle, &raw, &opts.constraints, criterion);
+        clock.repair_s = clock.repair_s.max(t_repair.elapsed().as_secs_f64());
+        clock.have_start |= repaired.is_some();
         let changed = repaired.as_ref().is_some_and(|p| p != &raw);
         let meets = repaired.is_some();
         let p = repaired.unwrap_or(raw);
@@ -336,16 +357,66 @@ mod tests {
     use super::*;
 
     #[test]
-    fn k_member_runs_only_when_expected_to_end_in_time() {
+    fn quadratic_starts_run_only_when_expected_to_end_in_time() {
         let limit = Duration::from_secs(10);
+        let clock = |elapsed, mdav_s, repair_s| StartClock {
+            elapsed,
+            mdav_s,
+            repair_s,
+            have_start: true,
+        };
+        let adult = 30_162;
         // MDAV took 3.6 s of a 10 s limit: k-member (about 3 × that) would overrun it.
-        assert!(!fits(Heuristic::KMember, 3.7, Some(3.6), limit));
-        // The same table with 30 s: it fits.
-        assert!(fits(Heuristic::KMember, 3.7, Some(3.6), 3 * limit));
-        // Small tables: always.
-        assert!(fits(Heuristic::KMember, 0.01, Some(0.01), limit));
-        // The fast ones always run, and they run first.
-        assert!(fits(Heuristic::Mdav, 9.0, None, limit));
+        assert!(!fits(
+            Heuristic::KMember,
+            clock(3.7, Some(3.6), 0.0),
+            adult,
+            limit
+        ));
+        // The same table with 30 s: it fits, unless the repairs take long.
+        assert!(fits(
+            Heuristic::KMember,
+            clock(3.7, Some(3.6), 0.0),
+            adult,
+            3 * limit
+        ));
+        assert!(!fits(
+            Heuristic::KMember,
+            clock(3.7, Some(3.6), 14.0),
+            adult,
+            3 * limit
+        ));
+        // MDAV on all of Adult (about 2.9 s): within 10 s, not within 1 s; k-member never
+        // without MDAV.
+        assert!(fits(Heuristic::Mdav, clock(0.1, None, 0.0), adult, limit));
+        let second = Duration::from_secs(1);
+        assert!(!fits(Heuristic::Mdav, clock(0.1, None, 0.0), adult, second));
+        assert!(!fits(
+            Heuristic::KMember,
+            clock(0.1, None, 0.0),
+            adult,
+            limit
+        ));
+        // Small tables: always. Without a start meeting the constraints: always.
+        assert!(fits(
+            Heuristic::KMember,
+            clock(0.01, Some(0.01), 0.0),
+            1_000,
+            limit
+        ));
+        let none = StartClock {
+            have_start: false,
+            ..clock(0.1, None, 0.0)
+        };
+        assert!(fits(Heuristic::Mdav, none, adult, second));
+        assert!(fits(Heuristic::KMember, none, adult, second));
+        // Mondrian always, and the fast ones first.
+        assert!(fits(
+            Heuristic::Mondrian,
+            clock(9.0, None, 5.0),
+            adult,
+            limit
+        ));
         let order: Vec<Heuristic> = start_heuristics(100, 1).iter().map(|h| h.method).collect();
         assert_eq!(
             order,

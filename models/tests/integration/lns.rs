@@ -565,14 +565,14 @@ fn solve_runs_lns_as_an_engine() {
 #[test]
 fn solve_runs_lns_under_diversity_and_links() {
     use optik_models::{solve, ClassConstraints, Diversity, Engine, SolveOptions, Status};
-    let inst = random_instance(40, &[2, 3], 11);
+    let inst = random_instance(30, &[2, 3], 11);
     let extra = ClassConstraints {
         diversity: Some(Diversity {
-            values: (0..40).map(|i| (i % 3) as u32).collect(),
+            values: (0..30).map(|i| (i % 3) as u32).collect(),
             l: 2,
         }),
         must: vec![(0, 1), (5, 17)],
-        cannot: vec![(2, 3), (0, 30)],
+        cannot: vec![(2, 3), (0, 20)],
         max_size: Some(8),
     };
     let run = |engine, time_limit| {
