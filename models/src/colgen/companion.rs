@@ -36,11 +36,10 @@ pub enum Cores {
 
 /// Improves the k_i-anonymous partition `start` of the instance, which meets the class
 /// constraints given (l-diversity, links, a largest class size) and keeps meeting them, until
-/// the deadline or until the calling thread's
-/// stop token is set ([`crate::stop::with_token`]), on the cores given, handing every better
-/// partition to `publish`. Runs on a thread of its own beside column generation, which hands
-/// it its per-record lower bounds too ([`super::start::record_bounds`]). Shared, so that the
-/// tight phase's run has one too.
+/// the deadline or until the calling thread's stop token is set ([`crate::stop::with_token`]),
+/// on the cores given, handing every better partition to `publish`. Runs on a thread of its
+/// own beside column generation, which hands it its per-record lower bounds too
+/// ([`super::start::record_bounds`]). Shared, so that the tight phase's run has one too.
 pub type Companion = Arc<
     dyn Fn(&Instance, &ClassConstraints, &[f64], &Partition, Option<Instant>, Cores, Publish)
         + Send
@@ -74,7 +73,7 @@ pub(super) struct Link {
     /// partition breaking them and restarts it from none.
     constraints: ClassConstraints,
     /// The companion's latest start or partition meeting them: a hand-over restarts it from
-    /// there when the run's incumbent is above the cap.
+    /// there when the run's incumbent does not (it is above the tight size).
     within: Mutex<Option<Found>>,
 }
 
