@@ -131,12 +131,8 @@ mod tests {
         ) {
             let n = pts.len();
             let k = ks[..n].to_vec();
-            let inst = Instance::from_distance(1.0, k.clone(), |i, j| (pts[i] - pts[j]).abs() as f64)
-                .unwrap();
             // A valid start of few large classes (each at least the largest k_i, 3).
-            let groups = groups.min(n / 3);
-            let labels: Vec<usize> = (0..n).map(|i| (i * groups / n).min(groups - 1)).collect();
-            let p = Partition::from_labels(&labels);
+            let (inst, p) = crate::lns::line_in_groups(&pts, &k, groups);
             prop_assume!(p.violations(&k).is_empty());
             if let Some(q) = within_cap(&inst, &p, cap) {
                 prop_assert_eq!(q.len(), n);
