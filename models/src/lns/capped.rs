@@ -66,6 +66,23 @@ pub fn within_cap<O: DistanceOracle + ?Sized>(
     Some(Partition::from_classes(oracle.n(), &classes).expect("the classes cover the records"))
 }
 
+/// Test starts on a line: records at `pts` with their k_i, in `groups` runs of neighbours
+/// (at most n / 3), as an instance and a partition (which may break a k_i).
+#[cfg(test)]
+pub(crate) fn line_in_groups(
+    pts: &[i64],
+    k: &[u32],
+    groups: usize,
+) -> (crate::Instance, crate::Partition) {
+    let n = pts.len();
+    let inst =
+        crate::Instance::from_distance(1.0, k.to_vec(), |i, j| (pts[i] - pts[j]).abs() as f64)
+            .expect("a valid instance");
+    let groups = groups.min(n / 3).max(1);
+    let labels: Vec<usize> = (0..n).map(|i| (i * groups / n).min(groups - 1)).collect();
+    (inst, crate::Partition::from_labels(&labels))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,7 +149,7 @@ mod tests {
             let n = pts.len();
             let k = ks[..n].to_vec();
             // A valid start of few large classes (each at least the largest k_i, 3).
-            let (inst, p) = crate::lns::line_in_groups(&pts, &k, groups);
+            let (inst, p) = line_in_groups(&pts, &k, groups);
             prop_assume!(p.violations(&k).is_empty());
             if let Some(q) = within_cap(&inst, &p, cap) {
                 prop_assert_eq!(q.len(), n);

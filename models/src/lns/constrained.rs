@@ -530,7 +530,7 @@ mod tests {
         ) {
             let n = pts.len();
             let k = ks[..n].to_vec();
-            let (inst, p) = crate::lns::line_in_groups(&pts, &k, groups);
+            let (inst, p) = crate::lns::capped::line_in_groups(&pts, &k, groups);
             prop_assume!(p.violations(&k).is_empty());
             let (mut must, mut cannot) = (Vec::new(), Vec::new());
             for &(a, b, is_must) in &links {

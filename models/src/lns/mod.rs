@@ -39,20 +39,3 @@ pub use options::{rule_from_env, ImprovementCallback, LnsEvent, LnsOptions, Part
 pub use oracle::DistanceOracle;
 pub use outcome::{LnsResult, LnsStats, LnsStop};
 pub use solve::solve_lns;
-
-/// Test starts on a line: records at `pts` with their k_i, in `groups` runs of neighbours
-/// (at most n / 3), as an instance and a partition (which may break a k_i).
-#[cfg(test)]
-pub(crate) fn line_in_groups(
-    pts: &[i64],
-    k: &[u32],
-    groups: usize,
-) -> (crate::Instance, crate::Partition) {
-    let n = pts.len();
-    let inst =
-        crate::Instance::from_distance(1.0, k.to_vec(), |i, j| (pts[i] - pts[j]).abs() as f64)
-            .expect("a valid instance");
-    let groups = groups.min(n / 3).max(1);
-    let labels: Vec<usize> = (0..n).map(|i| (i * groups / n).min(groups - 1)).collect();
-    (inst, crate::Partition::from_labels(&labels))
-}
