@@ -1,7 +1,7 @@
 //! Column generation's companion search (a search on its own thread beside the run): what it
-//! finds reaches the result only when it is k_i-anonymous, meets the class constraints and at
-//! the cost the run computes itself, it stops when the run ends, and the optima and bounds of runs with it agree with
-//! runs without it.
+//! finds reaches the result only when it is k_i-anonymous and meets the class constraints, at
+//! the cost the run computes itself; it stops when the run ends; and the optima and bounds of
+//! runs with it agree with runs without it.
 
 use crate::common::random_instance;
 use optik_models::colgen::start::greedy_cover;
@@ -191,23 +191,21 @@ fn a_diverse_runs_companion_must_keep_l_diversity() {
         "the test needs a cheaper partition than the start"
     );
     assert_eq!(run(Some(publishes(threes))), Some(alone));
-    // A diverse partition cheaper than the start (the greedy cover, repaired) is taken. (Not
-    // the search's: its workers would hold rayon's global pool, which the other tests' runs
-    // price on, for seconds.)
-    let searched = constrained_start(
+    // A diverse partition cheaper than the start (the greedy cover, repaired) is taken.
+    let repaired = constrained_start(
         &inst,
         &greedy_cover(&inst),
         &constraints,
         SumCriterion::Dbil,
     )
     .expect("a repaired cover");
-    assert!(constraints.partition_ok(searched.labels()));
-    let better = objective_of(&inst, &searched, Criterion::Dbil);
+    assert!(constraints.partition_ok(repaired.labels()));
+    let better = objective_of(&inst, &repaired, Criterion::Dbil);
     assert!(
         better < alone,
-        "the search improves a start of consecutive records"
+        "the repaired cover beats classes of consecutive records"
     );
-    assert_eq!(run(Some(publishes(searched))), Some(better));
+    assert_eq!(run(Some(publishes(repaired))), Some(better));
 }
 
 #[test]
