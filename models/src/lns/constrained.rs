@@ -5,9 +5,10 @@
 //! a record sharing its class with a cannot-link partner moves to the nearest class that can
 //! take it, and a class short of l values takes the cheapest (under the criterion) of a merge,
 //! a move or a swap with one of the classes nearest to it that hold a value it lacks. "Nearest"
-//! compares one representative per class (its medoid), not every pair of members: the exact
-//! engines' former repair merged by the diameter of each union, every pair of it, which took
-//! 15–27 s per heuristic on all of Adult; they use this one too since session 35.
+//! compares one representative per class (its medoid; above 64 members its first 64's), not
+//! every pair of members: the exact engines' former repair merged by the diameter of each
+//! union, every pair of it, which took 15–27 s per heuristic on all of Adult; they use this
+//! one too since session 35.
 
 use super::capped::within_cap;
 use super::cost::SumCriterion;
@@ -84,7 +85,7 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
             oracle,
             criterion,
             extra,
-            medoid: classes.iter().map(|c| medoid(oracle, c)).collect(),
+            medoid: classes.iter().map(|c| representative(oracle, c)).collect(),
             values: Vec::new(),
             label: p.labels().to_vec(),
             classes,
@@ -96,11 +97,17 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
         r
     }
 
+    /// Class `c`'s distinct sensitive values, sorted (empty without l-diversity).
     fn values_of(&self, c: usize) -> Vec<u32> {
-        let Some(d) = &self.extra.diversity else {
+        if self.extra.diversity.is_none() {
             return Vec::new();
-        };
-        let mut v: Vec<u32> = self.classes[c].iter().map(|&i| d.values[i]).collect();
+        }
+        self.distinct_values(self.classes[c].iter().copied())
+    }
+
+    /// Distinct sensitive values of `members`, sorted.
+    fn distinct_values(&self, members: impl Iterator<Item = usize>) -> Vec<u32> {
+        let mut v: Vec<u32> = members.map(|i| self.value(i)).collect();
         v.sort_unstable();
         v.dedup();
         v
@@ -199,13 +206,8 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
                 });
             let (x, rest, to) = moved?;
             self.classes[c] = rest;
-            if self.medoid[c] == x {
-                self.medoid[c] = medoid(self.oracle, &self.classes[c]);
-            }
-            self.values[c] = self.values_of(c);
-            self.classes[to].push(x);
-            self.label[x] = to;
-            self.values[to] = self.values_of(to);
+            self.refresh(c, Some(x));
+            self.reshape(to, None, Some(x));
         }
         Some(())
     }
@@ -235,14 +237,12 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
             match step {
                 Step::Merge(t) => self.merge(s, t),
                 Step::Move { t, r } => {
-                    self.take_out(t, r);
-                    self.put_in(s, r);
+                    self.reshape(t, Some(r), None);
+                    self.reshape(s, None, Some(r));
                 }
                 Step::Swap { t, r, q } => {
-                    self.take_out(t, r);
-                    self.take_out(s, q);
-                    self.put_in(s, r);
-                    self.put_in(t, q);
+                    self.reshape(t, Some(r), Some(q));
+                    self.reshape(s, Some(q), Some(r));
                 }
             }
             for c in [s, step.other()] {
@@ -263,12 +263,27 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
         self.criterion.class_cost(self.oracle, members)
     }
 
-    /// Distinct values of `members` (any order).
+    /// How many distinct values `members` hold.
     fn distinct(&self, members: impl Iterator<Item = usize>) -> usize {
-        let mut v: Vec<u32> = members.map(|i| self.value(i)).collect();
-        v.sort_unstable();
-        v.dedup();
-        v.len()
+        self.distinct_values(members).len()
+    }
+
+    /// The classes other than `s`, not empty, holding a value `s` lacks.
+    fn donors(&self, s: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.classes.len()).filter(move |&t| {
+            t != s
+                && !self.classes[t].is_empty()
+                && self.values[t]
+                    .iter()
+                    .any(|v| self.values[s].binary_search(v).is_err())
+        })
+    }
+
+    /// Whether `s` may merge into `t`: within the cap, and `t` holds no cannot-link partner of
+    /// `s`'s members (`forbidden_s`, from [`Self::forbidden`]).
+    fn mergeable(&self, s: usize, t: usize, forbidden_s: &[usize]) -> bool {
+        self.classes[s].len() + self.classes[t].len() <= self.cap
+            && forbidden_s.binary_search(&t).is_err()
     }
 
     /// The steps that give the short class `s` a value it lacks from one of the nearest
@@ -281,10 +296,8 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
         let l = self.extra.l() as usize;
         let ms = self.medoid[s];
         let lacks = |v: u32| self.values[s].binary_search(&v).is_err();
-        let mut near: Vec<(i64, usize)> = (0..self.classes.len())
-            .filter(|&t| {
-                t != s && !self.classes[t].is_empty() && self.values[t].iter().any(|&v| lacks(v))
-            })
+        let mut near: Vec<(i64, usize)> = self
+            .donors(s)
             .map(|t| (self.oracle.d(ms, self.medoid[t]), t))
             .collect();
         if near.len() > CANDIDATES {
@@ -302,7 +315,7 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
             let ct = &self.classes[t];
             let cost_t = self.cost(ct);
             let keeps = self.values[t].len().min(l);
-            if size_s + ct.len() <= self.cap && forbidden_s.binary_search(&t).is_err() {
+            if self.mergeable(s, t, &forbidden_s) {
                 let union: Vec<usize> = cs.iter().chain(ct).copied().collect();
                 steps.push((self.cost(&union) - cost_s - cost_t, Step::Merge(t)));
             }
@@ -363,40 +376,30 @@ impl<'a, O: DistanceOracle + ?Sized> Repair<'a, O> {
     /// within the cap, holding no cannot-link partner of its members.
     fn any_merge(&self, s: usize) -> Option<usize> {
         let forbidden = self.forbidden(&self.classes[s]);
-        let size = self.classes[s].len();
-        (0..self.classes.len())
-            .filter(|&t| {
-                let m = self.classes[t].len();
-                t != s
-                    && m > 0
-                    && size + m <= self.cap
-                    && forbidden.binary_search(&t).is_err()
-                    && self.values[t]
-                        .iter()
-                        .any(|v| self.values[s].binary_search(v).is_err())
-            })
+        self.donors(s)
+            .filter(|&t| self.mergeable(s, t, &forbidden))
             .min_by_key(|&t| (self.oracle.d(self.medoid[s], self.medoid[t]), t))
     }
 
-    /// Removes record `r` from class `c` (which keeps other members).
-    fn take_out(&mut self, c: usize, r: usize) {
-        self.classes[c].retain(|&i| i != r);
-        self.refresh(c, Some(r));
-    }
-
-    /// Adds record `r` to class `c`.
-    fn put_in(&mut self, c: usize, r: usize) {
-        self.classes[c].push(r);
-        self.label[r] = c;
-        self.refresh(c, None);
+    /// Takes record `out` out of class `c` and puts record `inn` in (either may be absent; `c`
+    /// keeps a member), then refreshes `c` once.
+    fn reshape(&mut self, c: usize, out: Option<usize>, inn: Option<usize>) {
+        if let Some(r) = out {
+            self.classes[c].retain(|&i| i != r);
+        }
+        if let Some(r) = inn {
+            self.classes[c].push(r);
+            self.label[r] = c;
+        }
+        self.refresh(c, out);
     }
 
     /// Recomputes class `c`'s values and, up to [`MEDOID_MAX_SIZE`] members or when `gone`
-    /// was its medoid, its medoid.
+    /// was its representative, its representative.
     fn refresh(&mut self, c: usize, gone: Option<usize>) {
         let size = self.classes[c].len();
         if size > 0 && (size <= MEDOID_MAX_SIZE || gone == Some(self.medoid[c])) {
-            self.medoid[c] = medoid(self.oracle, &self.classes[c]);
+            self.medoid[c] = representative(self.oracle, &self.classes[c]);
         }
         self.values[c] = self.values_of(c);
     }
@@ -426,8 +429,16 @@ impl Step {
 const CANDIDATES: usize = 16;
 
 /// Largest class whose medoid is recomputed after a change (quadratic in its size); a larger
-/// one keeps its medoid unless the medoid left.
+/// one keeps its representative unless it left, and is represented by the medoid of its first
+/// this many members.
 const MEDOID_MAX_SIZE: usize = 64;
+
+/// A class's representative for "nearest": its medoid, or above [`MEDOID_MAX_SIZE`] members
+/// the medoid of its first that many (a warm start may hold one huge class; its exact medoid
+/// would cost n² distances).
+fn representative<O: DistanceOracle + ?Sized>(oracle: &O, members: &[usize]) -> usize {
+    medoid(oracle, &members[..members.len().min(MEDOID_MAX_SIZE)])
+}
 
 #[cfg(test)]
 mod tests {
@@ -515,6 +526,29 @@ mod tests {
             ..ClassConstraints::default()
         };
         assert!(constrained_start(&inst, &p, &extra, SumCriterion::Dbil).is_none());
+    }
+
+    #[test]
+    fn a_class_above_the_medoid_size_is_repaired_through_its_representative() {
+        // k = 2, l = 2: a warm start's one class of 200 records, all of value 0 and holding a
+        // cannot-link pair, beside 50 pairs of value 1. Its representative is a sample's
+        // medoid; the repair must still separate the pair and give the class a second value.
+        let pos: Vec<i64> = (0..300).collect();
+        let inst = line(&pos, 2);
+        let labels: Vec<usize> = (0..300)
+            .map(|i| if i < 200 { 0 } else { 1 + (i - 200) / 2 })
+            .collect();
+        let values: Vec<u32> = (0..300).map(|i| u32::from(i >= 200)).collect();
+        let extra = ClassConstraints {
+            diversity: diversity(&values, 2),
+            cannot: vec![(10, 150)],
+            ..ClassConstraints::default()
+        };
+        let p = Partition::from_labels(&labels);
+        let q = constrained_start(&inst, &p, &extra, SumCriterion::Dbil).unwrap();
+        assert!(q.violations(&[2; 300]).is_empty());
+        assert!(extra.partition_ok(q.labels()));
+        assert_ne!(q.labels()[10], q.labels()[150]);
     }
 
     proptest! {
