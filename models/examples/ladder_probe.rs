@@ -57,7 +57,7 @@ fn main() {
     // OPTIK_PROBE_ANCHOR=w the anchor is w·m instead (w = 0: the duals scaled toward 0, as
     // `OPTIK_LADDER_ANCHOR=0` makes the ladder do).
     let w = std::env::var("OPTIK_PROBE_ANCHOR").map_or(1.0, |w| num(&w));
-    let m = record_bounds(&inst, Criterion::Sse);
+    let m = record_bounds(&inst, Criterion::Sse, None);
     println!("per-record bound {:.0}", m.iter().sum::<f64>());
     let anchor: Vec<f64> = m.iter().map(|x| w * x).collect();
     let point = rung_point(&duals, theta, &anchor);

@@ -33,7 +33,11 @@ fn neighbourhoods_keep_their_time_limit_while_the_global_pool_is_busy() {
     let start = greedy_cover(&inst);
     // Computed on the global pool before it fills (column generation hands its companion
     // the bounds it computed).
-    let bounds = record_bounds(&inst, SumCriterion::try_from(Criterion::Wcsd).unwrap());
+    let bounds = record_bounds(
+        &inst,
+        SumCriterion::try_from(Criterion::Wcsd).unwrap(),
+        None,
+    );
     // Every thread of the global pool waits until the search has returned, or 15 s.
     let threads = rayon::current_num_threads();
     let release = Arc::new(AtomicBool::new(false));

@@ -168,7 +168,7 @@ fn start_run(
     }
     // Least-slack columns against the per-record bounds m_i.
     let t = Instant::now();
-    let m = start::record_bounds(inst, criterion);
+    let m = start::record_bounds(inst, criterion, extra.diversity.as_ref());
     run.record_bounds = m.clone();
     let mean = m.iter().sum::<f64>() / n as f64;
     let mut tau = mean.max(1.0);

@@ -73,14 +73,14 @@ pub(crate) fn line_in_groups(
     pts: &[i64],
     k: &[u32],
     groups: usize,
-) -> (crate::Instance, crate::Partition) {
+) -> (crate::Instance, Partition) {
     let n = pts.len();
     let inst =
         crate::Instance::from_distance(1.0, k.to_vec(), |i, j| (pts[i] - pts[j]).abs() as f64)
             .expect("a valid instance");
     let groups = groups.min(n / 3).max(1);
     let labels: Vec<usize> = (0..n).map(|i| (i * groups / n).min(groups - 1)).collect();
-    (inst, crate::Partition::from_labels(&labels))
+    (inst, Partition::from_labels(&labels))
 }
 
 #[cfg(test)]

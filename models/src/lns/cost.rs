@@ -3,8 +3,9 @@
 //! bounds that tell which classes are far above what their records must cost.
 
 use super::oracle::DistanceOracle;
+use crate::colgen::start::{record_bound, DiversityFloor};
 use crate::engine::{Engine, EngineError};
-use crate::Criterion;
+use crate::{Criterion, Diversity};
 use std::time::Instant;
 
 /// A criterion that is a sum of class costs, so freeing some classes and re-solving them changes
@@ -49,28 +50,17 @@ impl SumCriterion {
         }
     }
 
-    /// Lower bound on what record `i` contributes to any k_i-anonymous class, so that
-    /// Σ_{i∈C} bound_i ≤ cost(C): dbil, the distance to its (k_i − 1)-th nearest record (it is
-    /// within diam(C) of |C| − 1 ≥ k_i − 1 others); wcsd, half the sum of its k_i − 1 nearest
-    /// distances; sse, (that sum − 1)/(2k_i) (the rounding of a class's term costs at most ½
-    /// per class; see [`crate::colgen::start::record_bounds`]). Linear in n per record.
-    pub fn record_bound<O: DistanceOracle + ?Sized>(self, oracle: &O, i: usize) -> f64 {
-        let need = oracle.k(i) as usize - 1;
-        if need == 0 {
-            return if self == SumCriterion::Sse { -0.5 } else { 0.0 };
-        }
-        let mut row: Vec<i64> = (0..oracle.n())
-            .filter(|&j| j != i)
-            .map(|j| oracle.d(i, j))
-            .collect();
-        row.select_nth_unstable(need - 1);
-        match self {
-            SumCriterion::Dbil => row[need - 1] as f64,
-            SumCriterion::Wcsd => row[..need].iter().sum::<i64>() as f64 / 2.0,
-            SumCriterion::Sse => {
-                (row[..need].iter().sum::<i64>() as f64 - 1.0) / (2.0 * (need + 1) as f64)
-            }
-        }
+    /// Lower bound on what record `i` contributes to any k_i-anonymous class (l-diverse under
+    /// `floor`), so that Σ_{i∈C} bound_i ≤ cost(C): [`crate::colgen::start::record_bound`]
+    /// through the oracle. Linear in n.
+    pub fn record_bound<O: DistanceOracle + ?Sized>(
+        self,
+        oracle: &O,
+        i: usize,
+        floor: Option<&DiversityFloor>,
+    ) -> f64 {
+        let d = |j: usize| oracle.d(i, j);
+        record_bound(oracle.n(), i, oracle.k(i), &d, self.criterion(), floor)
     }
 }
 
@@ -91,11 +81,15 @@ impl TryFrom<Criterion> for SumCriterion {
     }
 }
 
-/// Per-record bounds of every record, in parallel: [`SumCriterion::record_bound`], and for
-/// dbil one refinement ([`refine_dbil`]; more passes gained under 1% on Adult samples).
-/// Quadratic in n (two passes for dbil).
-pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCriterion) -> Vec<f64> {
-    record_bounds_until(oracle, criterion, None)
+/// Per-record bounds of every record (l-diverse classes under `diversity`), in parallel:
+/// [`SumCriterion::record_bound`], and for dbil one refinement ([`refine_dbil`]; more passes
+/// gained under 1% on Adult samples). Quadratic in n (two passes for dbil).
+pub fn record_bounds<O: DistanceOracle + ?Sized>(
+    oracle: &O,
+    criterion: SumCriterion,
+    diversity: Option<&Diversity>,
+) -> Vec<f64> {
+    record_bounds_until(oracle, criterion, diversity, None)
 }
 
 /// [`record_bounds`] computed until `until` at most: they are quadratic in n (about 27 s on
@@ -106,9 +100,11 @@ pub fn record_bounds<O: DistanceOracle + ?Sized>(oracle: &O, criterion: SumCrite
 pub fn record_bounds_until<O: DistanceOracle + ?Sized>(
     oracle: &O,
     criterion: SumCriterion,
+    diversity: Option<&Diversity>,
     until: Option<Instant>,
 ) -> Vec<f64> {
     use rayon::prelude::*;
+    let values = DiversityFloor::new(diversity);
     let t = Instant::now();
     let floor = if criterion == SumCriterion::Sse {
         -0.5
@@ -119,22 +115,27 @@ pub fn record_bounds_until<O: DistanceOracle + ?Sized>(
         .into_par_iter()
         .map(|i| {
             let late = until.is_some_and(|u| Instant::now() >= u);
-            (!late).then(|| criterion.record_bound(oracle, i))
+            (!late).then(|| criterion.record_bound(oracle, i, values.as_ref()))
         })
         .collect();
     let complete = first.iter().all(Option::is_some);
     let first: Vec<f64> = first.into_iter().map(|b| b.unwrap_or(floor)).collect();
     let refine_fits = until.is_none_or(|u| Instant::now() + t.elapsed() <= u);
     match criterion {
-        SumCriterion::Dbil if complete && refine_fits => refine_dbil(oracle, &first),
+        SumCriterion::Dbil if complete && refine_fits => refine_dbil(oracle, &first, diversity),
         _ => first,
     }
 }
 
 /// [`crate::colgen::start::refine_dbil`] through the oracle (one refinement of valid dbil
 /// bounds `b`).
-pub fn refine_dbil<O: DistanceOracle + ?Sized>(oracle: &O, b: &[f64]) -> Vec<f64> {
-    crate::colgen::start::refine_dbil(oracle.n(), &|i| oracle.k(i), &|i, j| oracle.d(i, j), b)
+pub fn refine_dbil<O: DistanceOracle + ?Sized>(
+    oracle: &O,
+    b: &[f64],
+    diversity: Option<&Diversity>,
+) -> Vec<f64> {
+    let (k, d) = (|i| oracle.k(i), |i, j| oracle.d(i, j));
+    crate::colgen::start::refine_dbil(oracle.n(), &k, &d, b, diversity)
 }
 
 /// ⌈Σ bounds⌉: every partition's integer cost is at least the sum of its records' bounds
@@ -182,16 +183,25 @@ mod tests {
     fn record_bounds_stop_at_their_deadline_with_valid_floors() {
         let inst = line();
         let now = Some(Instant::now());
-        for (c, floor) in [
-            (SumCriterion::Dbil, 0.0),
-            (SumCriterion::Wcsd, 0.0),
-            (SumCriterion::Sse, -0.5),
-        ] {
-            let full = record_bounds(&inst, c);
-            assert_eq!(record_bounds_until(&inst, c, now), vec![floor; inst.n]);
-            assert!(full.iter().all(|&b| b >= floor));
-            let later = Some(Instant::now() + std::time::Duration::from_secs(60));
-            assert_eq!(record_bounds_until(&inst, c, later), full);
+        let diverse = Diversity {
+            values: vec![0, 1, 0, 1, 0, 1],
+            l: 2,
+        };
+        for diversity in [None, Some(&diverse)] {
+            for (c, floor) in [
+                (SumCriterion::Dbil, 0.0),
+                (SumCriterion::Wcsd, 0.0),
+                (SumCriterion::Sse, -0.5),
+            ] {
+                let full = record_bounds(&inst, c, diversity);
+                assert_eq!(
+                    record_bounds_until(&inst, c, diversity, now),
+                    vec![floor; inst.n]
+                );
+                assert!(full.iter().all(|&b| b >= floor));
+                let later = Some(Instant::now() + std::time::Duration::from_secs(60));
+                assert_eq!(record_bounds_until(&inst, c, diversity, later), full);
+            }
         }
     }
 
@@ -204,14 +214,14 @@ mod tests {
             (SumCriterion::Dbil, Criterion::Dbil),
         ] {
             assert_eq!(
-                record_bounds(&inst, c),
-                start::record_bounds(&inst, criterion)
+                record_bounds(&inst, c, None),
+                start::record_bounds(&inst, criterion, None)
             );
         }
         let plain: Vec<f64> = (0..inst.n)
-            .map(|i| SumCriterion::Dbil.record_bound(&inst, i))
+            .map(|i| SumCriterion::Dbil.record_bound(&inst, i, None))
             .collect();
-        let refined = record_bounds(&inst, SumCriterion::Dbil);
+        let refined = record_bounds(&inst, SumCriterion::Dbil, None);
         // Points 0, 1, 3, 10, 14, 15 with k 2, 2, 3, 2, 2, 3. Record 4's nearest (15, at 1)
         // needs a class of diameter ≥ 5 (k = 3), and its next (10, at 4) one of ≥ 4: so 4.
         // The partition {0, 1, 2} {3, 4, 5} costs 3·3 + 3·5 = 24.

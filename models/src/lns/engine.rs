@@ -54,7 +54,12 @@ pub fn run_lns_engine<O: DistanceOracle + ?Sized>(
     let criterion = SumCriterion::try_from(opts.criterion)?;
     // The per-record bounds get a quarter of the time at most (quadratic in n).
     let bounds_until = deadline.map(|d| t0 + d.saturating_duration_since(t0) / BOUND_SHARE);
-    let bounds = cost::record_bounds_until(oracle, criterion, bounds_until);
+    let bounds = cost::record_bounds_until(
+        oracle,
+        criterion,
+        opts.constraints.diversity.as_ref(),
+        bounds_until,
+    );
     let bound_time_s = t0.elapsed().as_secs_f64();
     let per_record = cost::bound_sum(&bounds);
     let lower_bound = opts.lower_bound.map_or(per_record, |b| b.max(per_record));

@@ -58,7 +58,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
     }
     let record_bounds = match opts.record_bounds.take() {
         Some(b) if b.len() == n => b,
-        _ => cost::record_bounds(oracle, criterion),
+        _ => cost::record_bounds(oracle, criterion, opts.constraints.diversity.as_ref()),
     };
     let lower_bound = cost::bound_sum(&record_bounds);
     let bounds = match opts.seed_bias {

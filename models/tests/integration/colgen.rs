@@ -469,7 +469,7 @@ proptest! {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = [Criterion::Dbil, Criterion::Wcsd, Criterion::Sse][crit];
         let duals = random_duals(&inst, seed ^ 0x5eed, false);
-        let m = record_bounds(&inst, criterion);
+        let m = record_bounds(&inst, criterion, None);
         let point = rung_point(&duals, theta, &m);
         let scale = 1.0 + duals.value().abs();
         prop_assert!((point.value() - theta * duals.value()).abs() <= 1e-9 * scale);

@@ -142,7 +142,7 @@ proptest! {
             ..LnsOptions::default()
         }).unwrap();
         check_valid(&inst, c, &start, &r);
-        let bound: f64 = record_bounds(&inst, SumCriterion::Sse).iter().sum();
+        let bound: f64 = record_bounds(&inst, SumCriterion::Sse, None).iter().sum();
         prop_assert!(bound <= opt as f64 + 1e-9, "per-record bound {bound} > optimum {opt}");
     }
 }
