@@ -135,6 +135,23 @@ def test_lns_keeps_the_largest_class_size():
     assert res.lower_bound <= res.objective
 
 
+def test_auto_runs_the_search_under_l_diversity_above_300_records(trial):
+    copies = []
+    for c in range(7):
+        t = trial.copy()
+        t["subject_id"] = t["subject_id"] + f"-{c}"
+        t["age"] = t["age"] + c
+        copies.append(t)
+    table = pd.concat(copies, ignore_index=True)
+    assert len(table) == 420
+    res = optik.anonymise(table, schema=TRIAL_SCHEMA, k_column="k", l_diversity=2,
+                          sensitive="adverse_event", time_limit=2.0)
+    assert res.report["exact"]["engine"] == "lns"
+    assert "under l-diversity, above 300" in res.report["exact"]["lns"]["chosen_by"]
+    assert res.report["constraints"]["l_diversity"]["holds"] is True
+    assert res.lower_bound <= res.objective
+
+
 def test_lns_keeps_l_diversity_and_links(tmp_path):
     links = tmp_path / "links.csv"
     links.write_text("must,1,2\ncannot,3,4\n")

@@ -331,7 +331,8 @@ pub enum EngineArg {
     /// The compact assignment MIP on HiGHS (small instances; dbil, diameter, wcsd).
     Mip,
     /// Large-neighbourhood search from the best heuristic, neighbourhoods re-optimised by
-    /// column generation (dbil, wcsd; any size; `auto` above 5000 records).
+    /// column generation (dbil, wcsd; any size; `auto` above 5000 records, or 300 under
+    /// l-diversity).
     Lns,
 }
 

@@ -30,6 +30,13 @@ pub const MAX_EXACT_RECORDS: usize = 5_000;
 /// the search's 2,986.1 / 1,650.4; docs/large.md, "Where `auto` switches").
 const AUTO_LNS_RECORDS: usize = MAX_EXACT_RECORDS;
 
+/// Under l-diversity (l ≥ 2) `auto` runs the search above this many records: from about 400
+/// records column generation's LP does not converge within a minute there, so its bound is
+/// the search's (the per-record one), and its release was 12–17% worse (Adult, k = 5, l = 2,
+/// 400 to 2,000 records, 60 s); up to 300 it proves or bounds better (docs/large.md, "Where
+/// `auto` switches").
+const AUTO_LNS_DIVERSE_RECORDS: usize = 300;
+
 /// Above this many records `auto` gives column generation a default time limit
 /// ([`DEFAULT_LNS_TIME_LIMIT`], recorded in the report) when none was asked for: below it most
 /// runs prove within a minute, above it a proof is rare and a run without a limit
@@ -188,7 +195,7 @@ pub(crate) fn solve_with(
     opts: &ExactOptions,
     extra: &ClassConstraints,
 ) -> Result<ExactOutcome> {
-    if let Some(chosen_by) = lns_choice(ds.n(), opts) {
+    if let Some(chosen_by) = lns_choice(ds.n(), opts, extra) {
         return solve_lns(ds, dist, opts, extra, chosen_by);
     }
     let default_limit = (opts.engine == Engine::Auto
@@ -339,14 +346,19 @@ fn polish(
 }
 
 /// Why the large-neighbourhood search runs instead of an exact engine, or `None`: asked for
-/// (engine lns), or `auto` on a sum criterion above [`AUTO_LNS_RECORDS`] records.
-fn lns_choice(n: usize, opts: &ExactOptions) -> Option<String> {
+/// (engine lns), or `auto` on a sum criterion above [`AUTO_LNS_RECORDS`] records, or above
+/// [`AUTO_LNS_DIVERSE_RECORDS`] under l-diversity.
+fn lns_choice(n: usize, opts: &ExactOptions, extra: &ClassConstraints) -> Option<String> {
     let sum = matches!(opts.criterion, Criterion::Dbil | Criterion::Wcsd);
+    let diverse = extra.l() >= 2;
     match opts.engine {
         Engine::Lns => Some(format!("{} lns", Setting::Engine)),
         Engine::Auto if sum && n > AUTO_LNS_RECORDS => {
             Some(format!("{} records, above {AUTO_LNS_RECORDS}", n))
         }
+        Engine::Auto if sum && diverse && n > AUTO_LNS_DIVERSE_RECORDS => Some(format!(
+            "{n} records under l-diversity, above {AUTO_LNS_DIVERSE_RECORDS}"
+        )),
         _ => None,
     }
 }
