@@ -123,6 +123,8 @@ struct Outcome {
     peak_mb: Option<f64>,
     rounds: u64,
     tree_nodes: u64,
+    /// Seconds to the root LP's first convergence (before cuts).
+    root_s: Option<f64>,
     note: String,
 }
 
@@ -196,6 +198,7 @@ fn run(
         peak_mb,
         rounds: stats["pricing_rounds"].as_u64().unwrap_or(0),
         tree_nodes: stats["tree_nodes"].as_u64().unwrap_or(0),
+        root_s: stats["lp_converged_s"].as_f64(),
         note: r["exact"]["note"].as_str().unwrap_or("").to_string(),
     }
 }
@@ -235,10 +238,10 @@ fn main() {
     }
     let dir = keep.as_deref().unwrap_or(temp.path());
     let mut csv = String::from(
-        "table,n,k,seed,config,status,wall_s,objective,lower_bound,gap_pct,rounds,tree_nodes,peak_mb,note\n",
+        "table,n,k,seed,config,status,wall_s,objective,lower_bound,gap_pct,rounds,root_lp_s,tree_nodes,peak_mb,note\n",
     );
-    println!("| table | n | k | config | status | wall (s) | objective | bound | gap % | rounds | tree nodes | peak MB |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| table | n | k | config | status | wall (s) | objective | bound | gap % | rounds | root LP (s) | tree nodes | peak MB |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for name in &tables {
         let table = load(dir, name);
         for &n in &sizes {
@@ -265,25 +268,27 @@ fn main() {
                             v.map_or("-".to_string(), |x| format!("{x:.d$}"))
                         };
                         println!(
-                            "| {name} | {n} | {kname} | {cname} | {} | {:.2} | {:.3} | {} | {} | {} | {} | {} |",
+                            "| {name} | {n} | {kname} | {cname} | {} | {:.2} | {:.3} | {} | {} | {} | {} | {} | {} |",
                             o.status,
                             o.wall_s,
                             o.objective,
                             fmt(o.bound, 3),
                             fmt(gap, 2),
                             o.rounds,
+                            fmt(o.root_s, 2),
                             o.tree_nodes,
                             fmt(o.peak_mb, 0),
                         );
                         let _ = writeln!(
                             csv,
-                            "{name},{n},{kname},{seed},{cname},{},{:.3},{},{},{},{},{},{},\"{}\"",
+                            "{name},{n},{kname},{seed},{cname},{},{:.3},{},{},{},{},{},{},{},\"{}\"",
                             o.status,
                             o.wall_s,
                             o.objective,
                             fmt(o.bound, 6),
                             fmt(gap, 4),
                             o.rounds,
+                            fmt(o.root_s, 3),
                             o.tree_nodes,
                             fmt(o.peak_mb, 1),
                             o.note.replace('"', "'")

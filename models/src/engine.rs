@@ -196,6 +196,10 @@ pub struct EngineStats {
     /// `ColgenOptions::interior_descent`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub interior_solves: u64,
+    /// Master LP solves with dual-optimal exchange columns, before the root LP first converged
+    /// (see `colgen::exchange`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub exchange_solves: u64,
     /// Rungs of the bound ladder that their node budget stopped after they found columns,
     /// searched again at the same point with the columns held back (see `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -214,6 +218,10 @@ pub struct EngineStats {
     pub conflicts: u64,
     /// LP relaxation value before cuts (column generation), in integer units.
     pub lp_bound: Option<f64>,
+    /// Seconds into the run at which the root LP first converged, before cuts (column
+    /// generation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lp_converged_s: Option<f64>,
     /// LP relaxation value after cuts (column generation; CP with the LP dual bound: the root
     /// LP it posted), in integer units.
     pub lp_bound_cuts: Option<f64>,

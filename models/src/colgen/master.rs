@@ -4,6 +4,7 @@
 //! starts from the previous basis.
 
 use super::column::Column;
+use super::exchange::Exchange;
 use crate::root_lp::{cut_coefficient, cut_rhs, Duals, OddSet};
 use highs::{Col, HighsModelStatus, Model, Row, RowProblem, Sense};
 use std::collections::HashSet;
@@ -27,6 +28,8 @@ pub struct Master {
     disabled: Vec<bool>,
     /// Cost of the artificial columns, once added.
     artificial_cost: Option<f64>,
+    /// Exchange columns ([`super::exchange`]) while they are in the LP (not in `columns`).
+    exchanges: Vec<(Exchange, Col)>,
     /// The model holds an optimal basis and has only gained columns (or freed bounds) since:
     /// that basis is still primal feasible, so the next solve runs the primal simplex.
     primal_warm: bool,
@@ -63,6 +66,9 @@ pub struct LpSolution {
     pub interior: bool,
     /// Seconds spent in HiGHS.
     pub seconds: f64,
+    /// Σ y over the exchange columns (0 without them): while positive, `x` is not a fractional
+    /// partition.
+    pub exchanged: f64,
 }
 
 /// Which simplex re-solves the master: `OPTIK_MASTER_SIMPLEX` = `dual` (always, as before
@@ -102,6 +108,7 @@ impl Master {
             artificial: Vec::new(),
             disabled: Vec::new(),
             artificial_cost: None,
+            exchanges: Vec::new(),
             primal_warm: false,
             simplex: SimplexChoice::from_env(),
             interior: false,
@@ -127,6 +134,7 @@ impl Master {
         let old_columns = std::mem::take(&mut self.columns);
         let old_disabled = std::mem::take(&mut self.disabled);
         let cuts = std::mem::take(&mut self.cuts);
+        let exchanges: Vec<Exchange> = self.exchanges.drain(..).map(|(e, _)| e).collect();
         let mut model = Self::empty_model();
         self.cover = (0..n)
             .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
@@ -143,6 +151,7 @@ impl Master {
         for t in cuts {
             self.add_cut(t);
         }
+        self.add_exchanges(&exchanges);
         for (c, (col, off)) in old_columns.into_iter().zip(old_disabled).enumerate() {
             if keep(c) && self.add_column(col) && off {
                 let last = self.columns.len() - 1;
@@ -167,6 +176,36 @@ impl Master {
             let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
             self.artificial.push(c);
         }
+    }
+
+    /// Adds exchange columns: y ≥ 0 at the exchange's cost, +1 in `into`'s row and −1 in `out`'s
+    /// (they never enter `columns`, cuts or MIPs; [`Master::drop_exchanges`] removes them).
+    pub fn add_exchanges(&mut self, list: &[Exchange]) {
+        for e in list {
+            let entries = [
+                (self.cover[e.into as usize], 1.0),
+                (self.cover[e.out as usize], -1.0),
+            ];
+            let c = self.model().add_col(e.cost, 0.0.., entries);
+            self.exchanges.push((*e, c));
+        }
+    }
+
+    /// True while exchange columns are in the LP.
+    pub fn has_exchanges(&self) -> bool {
+        !self.exchanges.is_empty()
+    }
+
+    /// Holds every exchange column at 0 for good; false when there were none.
+    pub fn drop_exchanges(&mut self) -> bool {
+        if self.exchanges.is_empty() {
+            return false;
+        }
+        for (_, c) in std::mem::take(&mut self.exchanges) {
+            self.model().change_column_bounds(c, 0.0..=0.0);
+        }
+        self.primal_warm = false;
+        true
     }
 
     /// True when an artificial column has a positive value in `x_all` (HiGHS column values).
@@ -342,8 +381,10 @@ impl Master {
             .map(|(t, &sigma)| (t.clone(), (-sigma).max(0.0)))
             .collect();
         let x_all = sol.columns();
+        let exchanged = self.exchanges.iter().map(|(_, c)| x_all[c.index()]).sum();
         Ok(Some(LpSolution {
             objective,
+            exchanged,
             duals: Duals { pi, cuts },
             x: self.cols.iter().map(|c| x_all[c.index()]).collect(),
             artificial: self.uses_artificials(x_all),
@@ -502,6 +543,45 @@ mod tests {
         for (c, col) in m.columns.iter().enumerate() {
             assert!((lp.duals.reduced_cost(&col.members, col.cost) - highs_rc[c]).abs() < 1e-6);
         }
+    }
+
+    /// Exchange columns that are not dual-optimal (a free swap between two records of very
+    /// different cost) lower the LP, and dropping them restores the plain LP's optimum, also
+    /// through a compaction (which must not bring them back).
+    #[test]
+    fn dropped_exchanges_leave_the_plain_lp() {
+        let mut m = Master::new(4);
+        for (members, cost) in [(vec![0, 1], 2), (vec![2, 3], 40), (vec![0, 1, 2, 3], 60)] {
+            m.add_column(Column { members, cost });
+        }
+        let plain = m.solve(None).unwrap();
+        assert!((plain.objective - 42.0).abs() < 1e-9);
+        assert_eq!(plain.exchanged, 0.0);
+        assert!(!m.drop_exchanges(), "none to drop");
+        // Record 2 "takes the place of" record 0 for free: {0, 1} covers 0, 1 and (via y) 2 …
+        let free = |into, out| Exchange {
+            into,
+            out,
+            cost: 0.0,
+        };
+        m.add_exchanges(&[free(2, 0), free(3, 1)]);
+        let with = m.solve(None).unwrap();
+        assert!(with.objective < plain.objective - 1.0, "{with:?}");
+        assert!(with.exchanged > 0.0);
+        assert!(m.has_exchanges() && m.drop_exchanges());
+        assert!(!m.has_exchanges());
+        let again = m.solve(None).unwrap();
+        assert!(
+            (again.objective - plain.objective).abs() < 1e-9,
+            "{again:?}"
+        );
+        m.compact(|_| true);
+        let compacted = m.solve(None).unwrap();
+        assert!((compacted.objective - plain.objective).abs() < 1e-9);
+        // Exchanges present at a compaction survive it.
+        m.add_exchanges(&[free(2, 0), free(3, 1)]);
+        m.compact(|_| true);
+        assert!(m.solve(None).unwrap().objective < plain.objective - 1.0);
     }
 
     /// An odd-set cut on five records: a class holding four of them enters its row with

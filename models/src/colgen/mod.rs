@@ -10,6 +10,7 @@ pub mod column;
 mod companion;
 pub mod cuts;
 mod dive;
+pub mod exchange;
 pub mod ladder;
 mod lp_primal;
 pub mod master;

@@ -188,6 +188,13 @@ pub struct ColgenOptions {
     /// enumeration's reach). Default true; `OPTIK_MIP_BOUND=0` drops that bound (an ablation
     /// knob).
     pub proof_mip_bound: bool,
+    /// Exchange columns between each record and this many nearest records in the root's
+    /// rounds until the LP first converges ([`super::exchange`]); default 2, 0 off
+    /// (`OPTIK_EXCHANGES=N`).
+    pub exchanges: usize,
+    /// Their δ as a share of the dual-optimal one (default 0.3; 1: dual-optimal;
+    /// `OPTIK_EXCHANGE_SCALE`).
+    pub exchange_scale: f64,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -327,6 +334,10 @@ impl Default for ColgenOptions {
             restall_spacing: 10.0,
             proof_mip_nodes: None,
             proof_mip_bound: env_number::<u32>("OPTIK_MIP_BOUND") != Some(0),
+            exchanges: env_number::<usize>("OPTIK_EXCHANGES").unwrap_or(2),
+            exchange_scale: env_number::<f64>("OPTIK_EXCHANGE_SCALE")
+                .filter(|s| *s >= 0.0)
+                .unwrap_or(0.3),
         }
     }
 }
@@ -370,6 +381,8 @@ impl std::fmt::Debug for ColgenOptions {
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)
             .field("proof_mip_bound", &self.proof_mip_bound)
+            .field("exchanges", &self.exchanges)
+            .field("exchange_scale", &self.exchange_scale)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

@@ -4,6 +4,7 @@
 use super::branch;
 use super::column::Column;
 use super::companion::Link;
+use super::exchange;
 use super::ladder::Ladder;
 use super::master::{LpSolution, Master};
 use super::options::{env_number, ColgenOptions, Proof};
@@ -231,6 +232,20 @@ fn column_generation(
     master.set_interior(
         opts.interior_descent && inst.n >= opts.stall_step_min_records && has_fast_round(opts),
     );
+    // Exact rounds only (the fast rounds' stalls round the LP's x, which exchanges blur).
+    if opts.exchanges > 0 && !has_fast_round(opts) && run.stats.lp_bound.is_none() {
+        let list = exchange::exchanges(
+            inst,
+            opts.criterion,
+            &opts.constraints,
+            opts.exchanges,
+            opts.exchange_scale,
+        );
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!("exchange columns: {}", list.len());
+        }
+        master.add_exchanges(&list);
+    }
     let converged = converge(inst, opts, run, master);
     master.set_interior(false);
     converged
@@ -309,11 +324,19 @@ fn converge(
             if run.remaining().is_some_and(|left| left < 1.0) {
                 return Err("time limit in the master LP");
             }
+            if master.drop_exchanges() {
+                // The plain master again (no failure seen since δ gained its extra unit).
+                if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                    eprintln!("exchanges dropped after a failed master LP");
+                }
+                continue;
+            }
             return Err("master LP not solved");
         };
         run.stats.lp_time_s += sol.seconds;
         run.stats.pricing_rounds += 1;
         run.stats.interior_solves += sol.interior as u64;
+        run.stats.exchange_solves += master.has_exchanges() as u64;
         // Progress trace for tuning (bound, pool and cut counts per round).
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
             eprintln!(
@@ -521,9 +544,22 @@ fn converge(
             age_pool(master, &sol, n);
             continue;
         }
+        if master.drop_exchanges() {
+            // Converged with the exchange columns: the plain master converges from here.
+            if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+                eprintln!(
+                    "exchanges dropped at lp {:.1} (y {:.2}) t {:.2}",
+                    sol.objective,
+                    sol.exchanged,
+                    run.start.elapsed().as_secs_f64()
+                );
+            }
+            continue;
+        }
         // Converged: the LP bound is exact (up to PRICE_EPS per class).
         if run.stats.lp_bound.is_none() {
             run.stats.lp_bound = Some(sol.objective);
+            run.stats.lp_converged_s = Some(run.start.elapsed().as_secs_f64());
         }
         run.stats.lp_bound_cuts = Some(sol.objective);
         if master.cuts.is_empty() && early_due(improved_early) {

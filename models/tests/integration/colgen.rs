@@ -78,12 +78,14 @@ proptest! {
     /// stays below the optimum and "optimal" is only said of the optimum. (A Lagrangian bound
     /// computed after the round's columns had left for the master once read the round's LP
     /// value as a bound.) With wcsd's grown classes and their stall steps (restricted master
-    /// MIPs, dives, the bound ladder) at any size, or without them.
+    /// MIPs, dives, the bound ladder) at any size, or without them; with the root's exchange
+    /// columns or without.
     #[test]
     fn bounds_stay_valid_when_stopped_early(n in 6usize..=10, ks in 0usize..4, seed in any::<u64>(),
                                             wcsd in any::<bool>(), micros in 50u64..20_000,
                                             proof in 0usize..3, dive in any::<bool>(),
-                                            fast in any::<bool>(), stall in any::<bool>()) {
+                                            fast in any::<bool>(), stall in any::<bool>(),
+                                            exchange in any::<bool>()) {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
         let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
@@ -97,6 +99,7 @@ proptest! {
                 wcsd_pricing: fast,
                 stall_step_min_records: if stall { 0 } else { 500 },
                 restall_spacing: if stall { 0.0 } else { 10.0 },
+                exchanges: if exchange { 2 } else { 0 },
                 ..ColgenOptions::default()
             },
         ).unwrap();
@@ -1264,6 +1267,50 @@ fn the_interior_descent_reaches_the_same_lp_and_optimum() {
         );
         assert!(
             (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "seed {seed}: LP {a} vs {b}"
+        );
+    }
+}
+
+/// Engine against engine where brute force cannot go: the exchange columns
+/// (`colgen::exchange`) change the path to the root LP, not its value nor the optimum proven.
+/// The phase must have run (a solve counted) and ended (the LP before cuts is the plain one:
+/// at the default scale the exchanges are not dual-optimal, and a run that never dropped them
+/// would show a lower LP).
+#[test]
+fn exchange_columns_reach_the_same_lp_and_optimum() {
+    for (seed, ks, criterion, exchange_scale) in [
+        (1u64, &[3u32][..], Criterion::Dbil, 0.3),
+        (2, &[2, 3, 4][..], Criterion::Dbil, 1.0),
+        (3, &[3][..], Criterion::Wcsd, 0.3),
+    ] {
+        let inst = random_instance(36, ks, seed);
+        let solve = |exchanges| {
+            solve_colgen(
+                &inst,
+                ColgenOptions {
+                    criterion,
+                    exchanges,
+                    exchange_scale,
+                    wcsd_pricing: false,
+                    ..ColgenOptions::default()
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (solve(2), solve(0));
+        assert!(with.stats.exchange_solves > 0, "seed {seed}");
+        assert_eq!(without.stats.exchange_solves, 0, "seed {seed}");
+        for r in [&with, &without] {
+            assert_proven(r, &inst, seed);
+        }
+        assert_eq!(with.objective, without.objective, "seed {seed}");
+        let (a, b) = (
+            with.stats.lp_bound.unwrap(),
+            without.stats.lp_bound.unwrap(),
+        );
+        assert!(
+            (a - b).abs() <= 1e-9 * b.abs().max(1.0),
             "seed {seed}: LP {a} vs {b}"
         );
     }
