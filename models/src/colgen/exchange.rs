@@ -1,7 +1,7 @@
-//! Dual-optimal inequalities for the root's first column-generation rounds (Ben Amor,
-//! Desrosiers & Valério de Carvalho 2006): π_i − π_j ≤ δ_ij for near records i and j. At large k
-//! the set-partitioning master is massively degenerate and its duals jump between vertices that
-//! price badly; the inequalities keep near records' duals near each other.
+//! Dual inequalities for the root's first column-generation rounds, after the dual-optimal ones
+//! of Ben Amor, Desrosiers & Valério de Carvalho (2006): π_i − π_j ≤ δ_ij for near records i
+//! and j. At large k the set-partitioning master is massively degenerate and its duals jump
+//! between vertices that price badly; the inequalities keep near records' duals near each other.
 //!
 //! In the master each inequality is an exchange column y_ij ≥ 0 of cost δ_ij, +1 in i's row and
 //! −1 in j's: "a class holding j holds i instead". It is dual-optimal when δ_ij bounds what
@@ -29,8 +29,8 @@ use rayon::prelude::*;
 
 /// One exchange column: record `into` takes the place of record `out` at `cost` (δ, in the
 /// criterion's integer units, one unit above the bound on the swap's cost: with δ = 0 between
-/// identical records, a cycle of exchanges costs nothing, and HiGHS's primal simplex, whose
-/// cost perturbation can make such a cycle look improving, declared a master "unbounded").
+/// identical records a cycle of exchanges costs nothing, and HiGHS once declared such a master
+/// "unbounded", which it cannot be, perhaps through the primal simplex's cost perturbation).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Exchange {
     pub into: u32,
@@ -40,9 +40,9 @@ pub struct Exchange {
 
 /// The exchange columns between every record and its `per_record` nearest records (ties by
 /// index), in both directions where the k allow, their δ the bound above times `scale` (1:
-/// dual-optimal; below 1 they may cut every optimal dual, see the module's note); none for sse (squared distances break the
-/// triangle inequality) or under constraints beyond k_i and a largest class size (a swap may
-/// break them). Sorted by (into, out), without repeats.
+/// dual-optimal; below 1 they may cut every optimal dual, see the module's note); none for sse
+/// (squared distances break the triangle inequality) or under constraints beyond k_i and a
+/// largest class size (a swap may break them). Sorted by (into, out), without repeats.
 pub fn exchanges(
     inst: &Instance,
     criterion: Criterion,

@@ -1,7 +1,8 @@
 //! The restricted master LP: one equality row per record, one `≤ (|S| − 1)/2` row per odd-set cut, one
 //! column per generated class with x ≥ 0 and no upper bound (with x ≤ 1 HiGHS may return row
-//! duals that are not valid for pricing). Kept alive in HiGHS between rounds so every re-solve
-//! starts from the previous basis.
+//! duals that are not valid for pricing), and, until the root LP first converges, the exchange
+//! columns of [`super::exchange`]. Kept alive in HiGHS between rounds so every re-solve starts
+//! from the previous basis.
 
 use super::column::Column;
 use super::exchange::Exchange;
