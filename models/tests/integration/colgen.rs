@@ -4,14 +4,18 @@
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
+use optik_models::colgen::exchange::exchanges;
 use optik_models::colgen::ladder::{rung_point, rung_search};
+use optik_models::colgen::master::Master;
 use optik_models::colgen::pricing::{search, Mode, SearchOptions};
 use optik_models::colgen::rounding::Moves;
 use optik_models::colgen::start::record_bounds;
 use optik_models::colgen::Proof;
 use optik_models::criteria::evaluate;
 use optik_models::root_lp::Duals;
-use optik_models::{solve_colgen, ColgenOptions, Criterion, Engine, EngineError, Instance, Status};
+use optik_models::{
+    solve_colgen, ClassConstraints, ColgenOptions, Criterion, Engine, EngineError, Instance, Status,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -1269,6 +1273,53 @@ fn the_interior_descent_reaches_the_same_lp_and_optimum() {
             (a - b).abs() <= 1e-10 * b.abs().max(1.0),
             "seed {seed}: LP {a} vs {b}"
         );
+    }
+}
+
+/// Points on a line with their k; distances |a − b| (a metric).
+fn line(xs: &[i64], k: Vec<u32>) -> Instance {
+    let dist = xs
+        .iter()
+        .map(|a| xs.iter().map(|b| (a - b).abs()).collect())
+        .collect();
+    Instance::new(1.0, k, dist).unwrap()
+}
+
+/// The master LP's optimum over every valid unsplittable class of `inst`, with every
+/// dual-optimal (scale 1) exchange column or without.
+fn full_master_lp(inst: &Instance, criterion: Criterion, with_exchanges: bool) -> f64 {
+    let mut master = Master::new(inst.n);
+    for mask in 1u32..(1 << inst.n) {
+        let members: Vec<u32> = (0..inst.n as u32).filter(|i| mask >> i & 1 == 1).collect();
+        let mut ks: Vec<u32> = members.iter().map(|&i| inst.k[i as usize]).collect();
+        if valid_unsplittable(&mut ks) {
+            master.add_column(Column::new(inst, criterion, members));
+        }
+    }
+    if with_exchanges {
+        let all = exchanges(inst, criterion, &ClassConstraints::default(), inst.n, 1.0);
+        master.add_exchanges(&all);
+    }
+    master.solve(None).unwrap().objective
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Dual-optimal: on points of a line the master LP over every valid class has the same
+    /// optimum with every scale-1 exchange column (`colgen::exchange`) as without, under dbil
+    /// and wcsd and mixed k. (Fails when δ omits the size factor.)
+    #[test]
+    fn exchange_columns_leave_the_lp_optimum_unchanged(
+        xs in prop::collection::vec(0i64..40, 4..=9),
+        ks in prop::collection::vec(1u32..=3, 9),
+        wcsd in any::<bool>(),
+    ) {
+        let inst = line(&xs, ks[..xs.len()].to_vec());
+        let criterion = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let plain = full_master_lp(&inst, criterion, false);
+        let with = full_master_lp(&inst, criterion, true);
+        prop_assert!((plain - with).abs() <= 1e-6 * plain.abs().max(1.0), "{plain} vs {with}");
     }
 }
 
