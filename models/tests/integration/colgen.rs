@@ -1261,19 +1261,30 @@ fn the_interior_descent_reaches_the_same_lp_and_optimum() {
         };
         let (with, without) = (solve(true), solve(false));
         assert!(with.stats.interior_solves > 0, "seed {seed}");
-        for r in [&with, &without] {
-            assert_proven(r, &inst, seed);
-        }
-        assert_eq!(with.objective, without.objective, "seed {seed}");
-        let (a, b) = (
-            with.stats.lp_bound.unwrap(),
-            without.stats.lp_bound.unwrap(),
-        );
-        assert!(
-            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
-            "seed {seed}: LP {a} vs {b}"
-        );
+        assert_same_lp_and_optimum(&with, &without, &inst, seed, 1e-10);
     }
+}
+
+/// Both runs proved the same optimum, and their LPs before cuts agree to `tol` (relative).
+fn assert_same_lp_and_optimum(
+    with: &optik_models::EngineResult,
+    without: &optik_models::EngineResult,
+    inst: &Instance,
+    seed: u64,
+    tol: f64,
+) {
+    for r in [with, without] {
+        assert_proven(r, inst, seed);
+    }
+    assert_eq!(with.objective, without.objective, "seed {seed}");
+    let (a, b) = (
+        with.stats.lp_bound.unwrap(),
+        without.stats.lp_bound.unwrap(),
+    );
+    assert!(
+        (a - b).abs() <= tol * b.abs().max(1.0),
+        "seed {seed}: LP {a} vs {b}"
+    );
 }
 
 /// Points on a line with their k; distances |a − b| (a metric).
@@ -1352,18 +1363,7 @@ fn exchange_columns_reach_the_same_lp_and_optimum() {
         let (with, without) = (solve(2), solve(0));
         assert!(with.stats.exchange_solves > 0, "seed {seed}");
         assert_eq!(without.stats.exchange_solves, 0, "seed {seed}");
-        for r in [&with, &without] {
-            assert_proven(r, &inst, seed);
-        }
-        assert_eq!(with.objective, without.objective, "seed {seed}");
-        let (a, b) = (
-            with.stats.lp_bound.unwrap(),
-            without.stats.lp_bound.unwrap(),
-        );
-        assert!(
-            (a - b).abs() <= 1e-9 * b.abs().max(1.0),
-            "seed {seed}: LP {a} vs {b}"
-        );
+        assert_same_lp_and_optimum(&with, &without, &inst, seed, 1e-9);
     }
 }
 
