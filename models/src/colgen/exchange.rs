@@ -51,19 +51,19 @@ pub fn exchanges(
     scale: f64,
 ) -> Vec<Exchange> {
     let n = inst.n;
-    let factor = match criterion {
-        _ if n < 2 || per_record == 0 || !extra.size_cap_only() => return Vec::new(),
-        Criterion::Dbil => {
-            let kmax = inst.k.iter().copied().max().unwrap_or(1);
-            size_limit(extra, kmax, n) as f64
-        }
-        Criterion::Wcsd => {
-            let kmax = inst.k.iter().copied().max().unwrap_or(1);
-            size_limit(extra, kmax, n).saturating_sub(1) as f64
-        }
-        _ => return Vec::new(),
+    let classic = matches!(criterion, Criterion::Dbil | Criterion::Wcsd);
+    if !classic || n < 2 || per_record == 0 || !extra.size_cap_only() {
+        return Vec::new();
+    }
+    let kmax = inst.k.iter().copied().max().unwrap_or(1);
+    let size = size_limit(extra, kmax, n);
+    // A swap moves one record of a class of `size`: dbil charges every member, wcsd the others.
+    let members = if criterion == Criterion::Wcsd {
+        size.saturating_sub(1)
+    } else {
+        size
     };
-    let factor = factor * scale;
+    let factor = members as f64 * scale;
     let m = per_record.min(n - 1);
     let mut pairs: Vec<(u32, u32)> = (0..n)
         .into_par_iter()
