@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 
 use crate::colgen::rounding::local_search;
 use crate::colgen::start::partition_cost;
-use crate::colgen::{solve_colgen, ColgenOptions, Companion, Cores, Improver, Publish};
+use crate::colgen::{
+    solve_colgen, ColgenOptions, Companion, Cores, Improver, Publish, RecordBounds,
+};
 use crate::cp::{solve_cp, CpOptions, Search};
 use crate::criteria::objective_of;
 use crate::engine::{
     BoundCallback, Engine, EngineError, EngineResult, SolutionCallback, SolutionEvent, Status,
 };
-use crate::lns::{rule_from_env, solve_lns, LnsOptions, NeighbourhoodRule};
+use crate::lns::{rule_from_env, solve_lns, LnsOptions, NeighbourhoodRule, SeedBias};
 use crate::mip::solve_mip;
 use crate::{ClassConstraints, Criterion, Instance, Partition};
 
@@ -291,7 +293,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
     Arc::new(
         move |inst: &Instance,
               constraints: &ClassConstraints,
-              bounds: &[f64],
+              bounds: &RecordBounds,
               start: &Partition,
               deadline: Option<Instant>,
               cores: Cores,
@@ -327,7 +329,12 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     constraints: constraints.clone(),
                     rule: companion_rule(inst.n),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
-                    record_bounds: Some(bounds.to_vec()),
+                    record_bounds: Some(bounds.values.clone()),
+                    seed_bias: if bounds.duals {
+                        SeedBias::Room
+                    } else {
+                        SeedBias::CostOverBound
+                    },
                     background: true,
                     ..LnsOptions::default()
                 },

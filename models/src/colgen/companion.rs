@@ -38,13 +38,26 @@ pub enum Cores {
 /// constraints given (l-diversity, links, a largest class size) and keeps meeting them, until
 /// the deadline or until the calling thread's stop token is set ([`crate::stop::with_token`]),
 /// on the cores given, handing every better partition to `publish`. Runs on a thread of its
-/// own beside column generation, which hands it its per-record lower bounds too
-/// ([`super::start::record_bounds`]). Shared, so that the tight phase's run has one too.
+/// own beside column generation, which hands it per-record lower bounds too. Shared, so that
+/// the tight phase's run has one too.
 pub type Companion = Arc<
-    dyn Fn(&Instance, &ClassConstraints, &[f64], &Partition, Option<Instant>, Cores, Publish)
+    dyn Fn(&Instance, &ClassConstraints, &RecordBounds, &Partition, Option<Instant>, Cores, Publish)
         + Send
         + Sync,
 >;
+
+/// Per-record lower bounds m_i with Σ_{i∈C} m_i ≤ cost(C) for every class C the companion may
+/// form: where its search looks first, and which neighbourhoods it need not solve (their
+/// classes cost less than a unit above their records' bounds).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordBounds {
+    /// m_i of every record (empty: none known).
+    pub values: Vec<f64>,
+    /// True for the root LP's duals at its first convergence, before any cut (a class's room
+    /// above them is its reduced cost, and the rooms of a partition add up to its gap to the
+    /// LP; valid up to the pricing's tolerance), false for [`super::start::record_bounds`].
+    pub duals: bool,
+}
 
 /// How often a companion that starts late looks at the clock and the run.
 const LATE_START_POLL: Duration = Duration::from_millis(5);
@@ -75,6 +88,9 @@ pub(super) struct Link {
     /// The companion's latest start or partition meeting them: a hand-over restarts it from
     /// there when the run's incumbent does not (it is above the tight size).
     within: Mutex<Option<Found>>,
+    /// Bounds posted by the run since the companion started ([`Link::post_bounds`]): its
+    /// next start takes them.
+    bounds: Mutex<Option<RecordBounds>>,
 }
 
 impl Link {
@@ -91,6 +107,7 @@ impl Link {
             all_cores: AtomicBool::new(false),
             constraints,
             within: Mutex::new(None),
+            bounds: Mutex::new(None),
         })
     }
 
@@ -101,7 +118,7 @@ impl Link {
     pub(super) fn drive(
         self: &Arc<Self>,
         inst: &Instance,
-        bounds: &[f64],
+        mut bounds: RecordBounds,
         companion: &Companion,
         deadline: Option<Instant>,
         not_before: Option<Instant>,
@@ -134,6 +151,9 @@ impl Link {
             }
         }
         loop {
+            if let Some(b) = self.bounds.lock().expect("no panic holding it").take() {
+                bounds = b;
+            }
             let link = Arc::clone(self);
             let publish: Publish = Arc::new(move |p, objective| link.publish(p, objective));
             let cores = if self.all_cores.load(Ordering::SeqCst) {
@@ -145,7 +165,7 @@ impl Link {
                 companion(
                     inst,
                     &self.constraints,
-                    bounds,
+                    &bounds,
                     &start,
                     deadline,
                     cores,
@@ -214,6 +234,28 @@ impl Link {
         true
     }
 
+    /// Restarts the companion with the bounds `b`, from the restart already posted or its own
+    /// latest partition (false when its thread has already returned or it has none).
+    pub(super) fn post_bounds(&self, b: RecordBounds) -> bool {
+        if self.done.load(Ordering::SeqCst) {
+            return false;
+        }
+        let latest = match self.found.lock().expect("no panic holding it").clone() {
+            Some(q) => Some(q),
+            None => self.within.lock().expect("no panic holding it").clone(),
+        };
+        let mut restart = self.restart.lock().expect("no panic holding it");
+        if restart.is_none() {
+            match latest {
+                Some(q) => *restart = Some(q),
+                None => return false,
+            }
+        }
+        *self.bounds.lock().expect("no panic holding it") = Some(b);
+        self.token.store(true, Ordering::SeqCst);
+        true
+    }
+
     /// Restarts the companion on every core from the run's incumbent `p` of cost `cost`, or
     /// from its own better partition not yet taken (which stays for `take`), or, when `p` is
     /// above the cap, from its latest partition within it. False when its thread has already
@@ -262,8 +304,49 @@ impl Link {
 
 #[cfg(test)]
 mod tests {
-    use super::Link;
-    use crate::{ClassConstraints, Partition};
+    use super::{Companion, Link, RecordBounds};
+    use crate::{ClassConstraints, Instance, Partition};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    /// Bounds the run posts restart the companion from its own latest partition, with them.
+    #[test]
+    fn posted_bounds_restart_the_companion_with_them() {
+        let inst = Instance::new(1.0, vec![2; 2], vec![vec![0, 1], vec![1, 0]]).unwrap();
+        let starts: Arc<Mutex<Vec<(bool, Vec<usize>)>>> = Arc::default();
+        let seen = Arc::clone(&starts);
+        let companion: Companion =
+            Arc::new(move |_, _, b: &RecordBounds, p: &Partition, _, _, _| {
+                seen.lock().unwrap().push((b.duals, p.labels().to_vec()));
+                while !crate::stop::requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        let link = Link::new(10, ClassConstraints::default());
+        let pair = Partition::from_labels(&[0, 0]);
+        let duals = RecordBounds {
+            values: vec![0.5, 0.5],
+            duals: true,
+        };
+        std::thread::scope(|scope| {
+            let (inst, companion, start) = (&inst, &companion, pair.clone());
+            let driver = Arc::clone(&link);
+            scope.spawn(move || {
+                driver.drive(inst, RecordBounds::default(), companion, None, None, start)
+            });
+            while starts.lock().unwrap().is_empty() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert!(link.post_bounds(duals.clone()));
+            while starts.lock().unwrap().len() < 2 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            link.stop();
+        });
+        let starts = starts.lock().unwrap().clone();
+        assert_eq!(starts, vec![(false, vec![0, 0]), (true, vec![0, 0])]);
+        assert!(!link.post_bounds(duals), "the companion has returned");
+    }
 
     /// Under a cap the run restarts its companion only from partitions within it; a hand-over
     /// from an incumbent above it restarts the companion from its own latest partition within

@@ -27,6 +27,6 @@ mod stabilisation;
 pub mod start;
 mod tight;
 
-pub use companion::{Companion, Cores, Publish};
+pub use companion::{Companion, Cores, Publish, RecordBounds};
 pub use options::{ColgenOptions, Improver, Proof};
 pub use solve::{root_lp, solve_colgen};

@@ -195,6 +195,10 @@ pub struct ColgenOptions {
     /// Their δ as a share of the dual-optimal one (default 0.3; 1: dual-optimal;
     /// `OPTIK_EXCHANGE_SCALE`).
     pub exchange_scale: f64,
+    /// The companion restarts with the root LP's duals as its per-record bounds when the LP
+    /// first converges ([`super::companion::RecordBounds`]). Default true;
+    /// `OPTIK_COMPANION_DUALS=0` keeps the combinatorial bounds (an ablation knob).
+    pub companion_duals: bool,
 }
 
 /// How column generation proves optimality once the root LP has converged.
@@ -338,6 +342,7 @@ impl Default for ColgenOptions {
             exchange_scale: env_number::<f64>("OPTIK_EXCHANGE_SCALE")
                 .filter(|s| *s >= 0.0)
                 .unwrap_or(0.3),
+            companion_duals: env_number::<u32>("OPTIK_COMPANION_DUALS") != Some(0),
         }
     }
 }
@@ -383,6 +388,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("proof_mip_bound", &self.proof_mip_bound)
             .field("exchanges", &self.exchanges)
             .field("exchange_scale", &self.exchange_scale)
+            .field("companion_duals", &self.companion_duals)
             .field("constraints", &!self.constraints.is_empty())
             .field("improve", &self.improve.is_some())
             .field("improve_early", &self.improve_early)

@@ -316,7 +316,7 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
     cap: Option<u32>,
     body: impl FnOnce(&Instance, &mut Run),
 ) {
-    use super::companion::{Companion, Cores, Publish};
+    use super::companion::{Companion, Cores, Publish, RecordBounds};
     use crate::ClassConstraints;
     use std::time::Duration;
     let inst = two_pairs_far_apart();
@@ -328,7 +328,13 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
         ..run_with(40, 3.6)
     };
     let companion: Companion = Arc::new(
-        move |_: &Instance, _, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+        move |_: &Instance,
+              _,
+              _: &RecordBounds,
+              _: &Partition,
+              _,
+              cores: Cores,
+              publish: Publish| {
             if at_once || cores == Cores::All {
                 publish(&pairs, 4);
             }
@@ -354,7 +360,16 @@ pub(super) fn with_a_capped_companion_holding_the_pairs(
     std::thread::scope(|scope| {
         let _abandon = Abandon(Arc::clone(&link));
         let (inst, companion) = (&inst, &companion);
-        scope.spawn(move || link.drive(inst, &[], companion, deadline, None, one));
+        scope.spawn(move || {
+            link.drive(
+                inst,
+                RecordBounds::default(),
+                companion,
+                deadline,
+                None,
+                one,
+            )
+        });
         body(inst, &mut run);
     });
 }

@@ -40,6 +40,9 @@ pub struct LnsStats {
     /// Neighbourhoods passed over because they were already proven optimal, or timed out
     /// without improvement, with the same classes.
     pub skipped: usize,
+    /// Neighbourhoods proven without a solve: their classes cost less than one unit above the
+    /// Σ of their records' bounds.
+    pub no_room: usize,
     /// Times m grew and shrank.
     pub grown: usize,
     /// See `grown`.

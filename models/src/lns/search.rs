@@ -21,6 +21,12 @@ use std::time::{Duration, Instant};
 /// neighbourhood with many ties), several say m is too large for the time limit.
 const LATE_BEFORE_SHRINK: usize = 3;
 
+/// A neighbourhood whose classes cost less than this (integer units) above the Σ of their
+/// records' bounds cannot improve: any partition of its records costs at least that Σ, and an
+/// improvement is at least one unit. Half a unit leaves room for bounds that hold only up to a
+/// tolerance per class (column generation's LP duals: 10⁻⁶ per class).
+const NO_ROOM_BELOW: f64 = 0.5;
+
 /// A neighbourhood to re-optimise: the classes it frees, their records and the incumbent
 /// restricted to them (the warm start, so the result is never worse).
 #[derive(Debug)]
@@ -293,12 +299,51 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
                 self.stats.skipped += 1;
                 continue;
             }
+            if self.room(&classes) < NO_ROOM_BELOW {
+                // Proven without a solve: no partition of its records costs less.
+                if std::env::var_os("OPTIK_LNS_TRACE").is_some() {
+                    eprintln!(
+                        "lns: no room in {} classes (m {}, t {:.2})",
+                        classes.len(),
+                        self.size,
+                        self.elapsed_s()
+                    );
+                }
+                self.tried.insert(key);
+                self.stats.no_room += 1;
+                self.proven_unchanged(classes.len());
+                continue;
+            }
             // Luby-like escalation: short first, doubled after each timeout, up to the limit.
             let timeouts = self.timeouts.get(&key).copied().unwrap_or(0);
             let escalated = self.first_limit.saturating_mul(1 << timeouts.min(20));
             let last_chance = escalated >= self.last_limit;
             let limit = escalated.min(self.last_limit).min(available);
             return Next::Job(self.job(classes, limit, last_chance));
+        }
+    }
+
+    /// How far the classes cost above the Σ of their records' bounds: the most a re-solve of
+    /// them can gain.
+    fn room(&self, classes: &[usize]) -> f64 {
+        classes
+            .iter()
+            .map(|&c| {
+                let class = self.inc.class(c).expect("a neighbourhood's classes exist");
+                class.cost as f64 - class.bound
+            })
+            .sum()
+    }
+
+    /// A neighbourhood of `classes` classes was proven optimal as it is: a proof of the whole
+    /// table ends the search; enough of them in a row grow m.
+    fn proven_unchanged(&mut self, classes: usize) {
+        if classes == self.inc.num_classes() {
+            self.whole_proven = true;
+        }
+        self.stale += 1;
+        if self.stale >= self.patience() && self.size < self.max_size {
+            self.grow();
         }
     }
 
@@ -381,13 +426,7 @@ impl<'o, O: DistanceOracle + ?Sized> Search<'o, O> {
             }
         }
         if proven && !improved {
-            if job.classes.len() == self.inc.num_classes() {
-                self.whole_proven = true;
-            }
-            self.stale += 1;
-            if self.stale >= self.patience() && self.size < self.max_size {
-                self.grow();
-            }
+            self.proven_unchanged(job.classes.len());
         }
         if proven {
             self.late = 0;

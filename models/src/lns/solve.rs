@@ -62,7 +62,7 @@ pub fn solve_lns<O: DistanceOracle + ?Sized>(
     };
     let lower_bound = cost::bound_sum(&record_bounds);
     let bounds = match opts.seed_bias {
-        SeedBias::CostOverBound => record_bounds,
+        SeedBias::CostOverBound | SeedBias::Room => record_bounds,
         SeedBias::Uniform => vec![0.0; n],
     };
     let threads = match opts.threads {

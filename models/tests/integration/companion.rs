@@ -5,7 +5,7 @@
 
 use crate::common::random_instance;
 use optik_models::colgen::start::greedy_cover;
-use optik_models::colgen::{Companion, Cores, Publish};
+use optik_models::colgen::{Companion, Cores, Publish, RecordBounds};
 use optik_models::lns::{constrained_start, SumCriterion};
 use optik_models::{
     objective_of, solve, solve_colgen, ClassConstraints, ColgenOptions, Criterion, Diversity,
@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 /// A companion that hands `p` over once, claiming cost 1, and returns.
 fn publishes(p: Partition) -> Companion {
     Arc::new(
-        move |_: &Instance, _, _: &[f64], _: &Partition, _, _, publish: Publish| publish(&p, 1),
+        move |_: &Instance, _, _: &RecordBounds, _: &Partition, _, _, publish: Publish| {
+            publish(&p, 1)
+        },
     )
 }
 
@@ -215,7 +217,7 @@ fn the_companion_stops_when_the_run_ends() {
     let n = 500;
     let inst = clusters_of_five(n);
     let waits: Companion = Arc::new(
-        |_: &Instance, _, _: &[f64], _: &Partition, _, _, _: Publish| {
+        |_: &Instance, _, _: &RecordBounds, _: &Partition, _, _, _: Publish| {
             let t = Instant::now();
             while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -315,7 +317,13 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     let seen = Arc::clone(&calls);
     // Waits for its stop; on every core it first hands over the optimum.
     let companion: Companion = Arc::new(
-        move |_: &Instance, _, _: &[f64], _: &Partition, _, cores: Cores, publish: Publish| {
+        move |_: &Instance,
+              _,
+              _: &RecordBounds,
+              _: &Partition,
+              _,
+              cores: Cores,
+              publish: Publish| {
             seen.lock().unwrap().push(cores);
             if cores == Cores::All {
                 publish(&best, 0);
@@ -363,7 +371,7 @@ fn a_small_instance_starts_its_companion_late() {
     let t0 = Instant::now();
     let companion = |started: Arc<Mutex<Vec<Duration>>>, best: Partition| -> Companion {
         Arc::new(
-            move |_: &Instance, _, _: &[f64], _: &Partition, _, _, publish: Publish| {
+            move |_: &Instance, _, _: &RecordBounds, _: &Partition, _, _, publish: Publish| {
                 started.lock().unwrap().push(t0.elapsed());
                 publish(&best, 0);
                 while !optik_models::stop::requested() {

@@ -2,11 +2,14 @@
 //! no worse than the start; with neighbourhoods as large as the instance it reaches the
 //! brute-force optimum; it stops by its deadline; with one thread it is deterministic; a
 //! distance oracle computing distances on the fly gives the same search as the dense matrix;
-//! as an engine run its per-record bound never exceeds the brute-force optimum, at any stop.
+//! as an engine run its per-record bound never exceeds the brute-force optimum, at any stop;
+//! per-record bounds (the LP's duals among them) skip only neighbourhoods that cannot improve.
 
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
 use optik_models::brute_force::{brute_force, brute_force_with};
+use optik_models::colgen::column::class_cost;
 use optik_models::colgen::start::{greedy_cover, partition_cost};
+use optik_models::colgen::{root_lp, ColgenOptions};
 use optik_models::lns::cost::record_bounds;
 use optik_models::lns::{
     run_lns_engine, LnsEngineOptions, LnsStop, NeighbourhoodRule, SeedBias, SumCriterion,
@@ -115,6 +118,99 @@ proptest! {
         prop_assert_eq!(r.objective, opt);
         prop_assert_eq!(r.stop, LnsStop::Optimal);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Column generation's companion takes the root LP's duals (no cuts) as its per-record
+    /// bounds: every k_i-anonymous class costs at least its records' duals (up to the pricing's
+    /// tolerance), so seeding by room and skipping neighbourhoods without room hide no
+    /// improvement: a whole-instance neighbourhood still ends at the brute-force optimum.
+    #[test]
+    fn lp_duals_as_record_bounds_hide_no_improvement(
+        n in 2usize..=9, ks in 0usize..4, seed in any::<u64>(), wcsd in any::<bool>(),
+    ) {
+        let inst = random_instance(n, KS[ks], seed);
+        let c = criterion(wcsd);
+        let (_, opt) = brute_force(&inst, c, 1).expect("k_i ≤ n: always feasible");
+        let lp = root_lp(&inst, ColgenOptions {
+            criterion: c,
+            cuts: false,
+            ..ColgenOptions::default()
+        })
+        .expect("a tiny LP converges");
+        let pi = lp.duals.pi.clone();
+        for set in 1u32..(1 << n) {
+            let members: Vec<u32> = (0..n as u32).filter(|&i| set >> i & 1 == 1).collect();
+            let kmax = members.iter().map(|&i| inst.k[i as usize]).max().unwrap_or(0);
+            if (members.len() as u32) < kmax {
+                continue;
+            }
+            let duals: f64 = members.iter().map(|&i| pi[i as usize]).sum();
+            prop_assert!(duals <= class_cost(&inst, c, &members) as f64 + 1e-5);
+        }
+        let start = greedy_cover(&inst);
+        let r = solve_lns(&inst, &start, LnsOptions {
+            criterion: c,
+            size: n,
+            max_size: n,
+            seed,
+            seed_bias: SeedBias::Room,
+            record_bounds: Some(pi),
+            ..untimed_options()
+        }).unwrap();
+        check_valid(&inst, c, &start, &r);
+        prop_assert_eq!(r.objective, opt);
+        prop_assert_eq!(r.stop, LnsStop::Optimal);
+        prop_assert!(r.lower_bound <= opt);
+    }
+}
+
+/// Bounds that add up to the start's class costs leave no room anywhere: the search solves no
+/// neighbourhood and keeps the start, each neighbourhood proven by its room alone.
+#[test]
+fn neighbourhoods_without_room_are_not_solved() {
+    let inst = random_instance(24, &[2, 3], 5);
+    let start = greedy_cover(&inst);
+    let mut bounds = vec![0.0; inst.n];
+    for class in start.classes() {
+        let members: Vec<u32> = class.iter().map(|&i| i as u32).collect();
+        let share = class_cost(&inst, Criterion::Dbil, &members) as f64 / class.len() as f64;
+        for &i in &class {
+            bounds[i] = share;
+        }
+    }
+    for bias in [SeedBias::CostOverBound, SeedBias::Room] {
+        let r = solve_lns(
+            &inst,
+            &start,
+            LnsOptions {
+                size: 6,
+                max_size: 12,
+                seed_bias: bias,
+                record_bounds: Some(bounds.clone()),
+                ..untimed_options()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.stats.neighbourhoods, 0);
+        assert!(r.stats.no_room > 0);
+        assert_eq!(r.objective, partition_cost(&inst, Criterion::Dbil, &start));
+        assert_eq!(r.stop, LnsStop::Exhausted);
+    }
+    // Valid bounds leave room where the start can improve: the search solves neighbourhoods.
+    let r = solve_lns(
+        &inst,
+        &start,
+        LnsOptions {
+            size: 6,
+            max_size: 12,
+            ..untimed_options()
+        },
+    )
+    .unwrap();
+    assert!(r.stats.neighbourhoods > 0);
 }
 
 proptest! {
