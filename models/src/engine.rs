@@ -200,6 +200,10 @@ pub struct EngineStats {
     /// (see `colgen::exchange`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub exchange_solves: u64,
+    /// Times the companion was handed the root LP's duals as its per-record bounds (0 or 1; see
+    /// `colgen::companion::RecordBounds`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub companion_duals: u64,
     /// Rungs of the bound ladder that their node budget stopped after they found columns,
     /// searched again at the same point with the columns held back (see `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]

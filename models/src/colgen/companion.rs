@@ -235,24 +235,25 @@ impl Link {
     }
 
     /// Restarts the companion with the bounds `b`, from the restart already posted or its own
-    /// latest partition (false when its thread has already returned or it has none).
+    /// latest partition; before its first start, it starts with them (false when its thread
+    /// has already returned).
     pub(super) fn post_bounds(&self, b: RecordBounds) -> bool {
         if self.done.load(Ordering::SeqCst) {
             return false;
         }
+        // Stored first: a thread that has not taken its start yet starts with them.
+        *self.bounds.lock().expect("no panic holding it") = Some(b);
         let latest = match self.found.lock().expect("no panic holding it").clone() {
             Some(q) => Some(q),
             None => self.within.lock().expect("no panic holding it").clone(),
         };
-        let mut restart = self.restart.lock().expect("no panic holding it");
-        if restart.is_none() {
-            match latest {
-                Some(q) => *restart = Some(q),
-                None => return false,
-            }
+        if let Some(q) = latest {
+            self.restart
+                .lock()
+                .expect("no panic holding it")
+                .get_or_insert(q);
+            self.token.store(true, Ordering::SeqCst);
         }
-        *self.bounds.lock().expect("no panic holding it") = Some(b);
-        self.token.store(true, Ordering::SeqCst);
         true
     }
 

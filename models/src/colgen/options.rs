@@ -196,8 +196,9 @@ pub struct ColgenOptions {
     /// `OPTIK_EXCHANGE_SCALE`).
     pub exchange_scale: f64,
     /// The companion restarts with the root LP's duals as its per-record bounds when the LP
-    /// first converges ([`super::companion::RecordBounds`]). Default true;
-    /// `OPTIK_COMPANION_DUALS=0` keeps the combinatorial bounds (an ablation knob).
+    /// first converges ([`super::companion::RecordBounds`]). Default false (in side-by-side
+    /// runs it helped on Adult and hurt on Census: docs/exact.md, "The companion guided by the
+    /// duals"); `OPTIK_COMPANION_DUALS=1` turns it on (an ablation knob).
     pub companion_duals: bool,
 }
 
@@ -342,7 +343,7 @@ impl Default for ColgenOptions {
             exchange_scale: env_number::<f64>("OPTIK_EXCHANGE_SCALE")
                 .filter(|s| *s >= 0.0)
                 .unwrap_or(0.3),
-            companion_duals: env_number::<u32>("OPTIK_COMPANION_DUALS") != Some(0),
+            companion_duals: env_number::<u32>("OPTIK_COMPANION_DUALS") == Some(1),
         }
     }
 }

@@ -1308,7 +1308,7 @@ const IMPROVE_GAP: f64 = 0.005;
 /// class then costs at least its records' duals (up to the pricing's tolerance), so the
 /// companion looks first where the incumbent's classes have the most reduced cost and skips
 /// neighbourhoods that have none ([`RecordBounds`]).
-fn post_duals(opts: &ColgenOptions, run: &Run, master: &Master, sol: &LpSolution) {
+fn post_duals(opts: &ColgenOptions, run: &mut Run, master: &Master, sol: &LpSolution) {
     let Some(link) = run.companion.as_ref() else {
         return;
     };
@@ -1319,6 +1319,7 @@ fn post_duals(opts: &ColgenOptions, run: &Run, master: &Master, sol: &LpSolution
         values: sol.duals.pi.clone(),
         duals: true,
     });
+    run.stats.companion_duals += posted as u64;
     if posted && std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
             "duals to the companion at lp {:.1} t {:.2}",

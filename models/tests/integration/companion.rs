@@ -210,6 +210,52 @@ fn a_diverse_runs_companion_must_keep_l_diversity() {
     assert_eq!(run(Some(publishes(repaired))), Some(better));
 }
 
+/// With `companion_duals` the run hands its companion the root LP's duals once, at the LP's
+/// first convergence: they add up to that LP's value; without it the companion keeps the
+/// combinatorial bounds it started with. The optimum is the same either way.
+#[test]
+fn the_companion_gets_the_root_lps_duals_when_asked() {
+    let n = 500;
+    let inst = clusters_of_five(n);
+    for duals in [false, true] {
+        let starts: Arc<Mutex<Vec<RecordBounds>>> = Arc::default();
+        let seen = Arc::clone(&starts);
+        let records: Companion = Arc::new(
+            move |_: &Instance, _, b: &RecordBounds, _: &Partition, _, _, _: Publish| {
+                seen.lock().unwrap().push(b.clone());
+                while !optik_models::stop::requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            },
+        );
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                criterion: Criterion::Dbil,
+                warm_start: vec![Partition::from_labels(&vec![0; n])],
+                companion: Some(records),
+                companion_duals: duals,
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.status, Status::Optimal);
+        assert_eq!(r.objective, Some(5 * (n as i64 / 5)));
+        assert_eq!(r.stats.companion_duals, duals as u64);
+        let starts = starts.lock().unwrap();
+        assert!(starts.iter().all(|b| b.values.len() == n));
+        let lp = r.stats.lp_bound.expect("the root LP converged");
+        for b in starts.iter().filter(|b| b.duals) {
+            assert!(duals, "duals only when asked");
+            let sum: f64 = b.values.iter().sum();
+            assert!(
+                (sum - lp).abs() <= 1e-6 * lp.abs().max(1.0),
+                "{sum} against {lp}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_companion_stops_when_the_run_ends() {
     // Tight, well separated clusters of five at k = 5: proven at the root in well under a
