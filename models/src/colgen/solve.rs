@@ -1298,12 +1298,6 @@ const IMPROVE_FULL_GAP: f64 = 0.05;
 /// Relative root gap (incumbent over LP value) above which the improver runs.
 const IMPROVE_GAP: f64 = 0.005;
 
-/// At large k the LP bound converges but its rounding and the restricted-master MIP leave the
-/// incumbent a few percent above it (Adult k = 5, n = 500: 764 against an LP of 738.8): the
-/// improver (the large-neighbourhood search) gets a share of the remaining time (without a
-/// limit: as long as the run took so far, at least 10 s), scaled down for gaps under 5%
-/// (the proof closes those faster: Adult 80/20 n = 1,000 at a 0.6% gap took 23 s with the whole
-/// share, 8 s without the search).
 /// Hands the companion the duals of the LP just converged without cuts or exchanges: every
 /// class then costs at least its records' duals (up to the pricing's tolerance), so the
 /// companion looks first where the incumbent's classes have the most reduced cost and skips
@@ -1329,6 +1323,12 @@ fn post_duals(opts: &ColgenOptions, run: &mut Run, master: &Master, sol: &LpSolu
     }
 }
 
+/// At large k the LP bound converges but its rounding and the restricted-master MIP leave the
+/// incumbent a few percent above it (Adult k = 5, n = 500: 764 against an LP of 738.8): the
+/// improver (the large-neighbourhood search) gets a share of the remaining time (without a
+/// limit: as long as the run took so far, at least 10 s), scaled down for gaps under 5%
+/// (the proof closes those faster: Adult 80/20 n = 1,000 at a 0.6% gap took 23 s with the whole
+/// share, 8 s without the search).
 fn improve_incumbent(inst: &Instance, opts: &ColgenOptions, run: &mut Run, z: f64) {
     if run.companion.is_some() {
         return; // the companion search does this job on the other core

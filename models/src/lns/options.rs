@@ -91,8 +91,10 @@ pub struct LnsOptions {
     /// Called with the partition after every improvement (column generation's companion
     /// search hands its incumbents over this way).
     pub on_partition: Option<PartitionCallback>,
-    /// The per-record bounds when the caller computed them already
-    /// ([`cost::record_bounds`] of the oracle and criterion).
+    /// The per-record bounds when the caller has them: [`cost::record_bounds`] of the oracle
+    /// and criterion, or any m_i with Σ_{i∈C} m_i ≤ cost(C) for every class C the search may
+    /// form (column generation's companion: the root LP's duals, up to 10⁻⁶ per class). They
+    /// order the seeds, skip neighbourhoods without room, and give the result's lower bound.
     pub record_bounds: Option<Vec<f64>>,
     /// Run the workers at the lowest CPU priority, so that they only take the time other
     /// threads of the process leave (column generation's companion search).

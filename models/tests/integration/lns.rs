@@ -104,20 +104,34 @@ proptest! {
         } else {
             random_instance(n, KS[ks], seed)
         };
-        let (_, opt) = brute_force(&inst, c, 1).expect("k_i ≤ n: always feasible");
-        let start = greedy_cover(&inst);
-        let r = solve_lns(&inst, &start, LnsOptions {
-            criterion: c,
-            size: n,
-            max_size: n,
-            threads,
-            seed,
-            ..LnsOptions::default()
-        }).unwrap();
-        check_valid(&inst, c, &start, &r);
-        prop_assert_eq!(r.objective, opt);
-        prop_assert_eq!(r.stop, LnsStop::Optimal);
+        whole_instance_search(&inst, c, LnsOptions { threads, seed, ..LnsOptions::default() })?;
     }
+}
+
+/// A search from the greedy cover whose neighbourhood may hold the whole instance under
+/// `opts` (criterion, sizes set here): it ends at the brute-force optimum, proven.
+fn whole_instance_search(
+    inst: &Instance,
+    c: Criterion,
+    opts: LnsOptions,
+) -> Result<LnsResult, TestCaseError> {
+    let (_, opt) = brute_force(inst, c, 1).expect("k_i ≤ n: always feasible");
+    let start = greedy_cover(inst);
+    let r = solve_lns(
+        inst,
+        &start,
+        LnsOptions {
+            criterion: c,
+            size: inst.n,
+            max_size: inst.n,
+            ..opts
+        },
+    )
+    .unwrap();
+    check_valid(inst, c, &start, &r);
+    prop_assert_eq!(r.objective, opt);
+    prop_assert_eq!(r.stop, LnsStop::Optimal);
+    Ok(r)
 }
 
 proptest! {
@@ -133,7 +147,6 @@ proptest! {
     ) {
         let inst = random_instance(n, KS[ks], seed);
         let c = criterion(wcsd);
-        let (_, opt) = brute_force(&inst, c, 1).expect("k_i ≤ n: always feasible");
         let lp = root_lp(&inst, ColgenOptions {
             criterion: c,
             cuts: false,
@@ -150,20 +163,13 @@ proptest! {
             let duals: f64 = members.iter().map(|&i| pi[i as usize]).sum();
             prop_assert!(duals <= class_cost(&inst, c, &members) as f64 + 1e-5);
         }
-        let start = greedy_cover(&inst);
-        let r = solve_lns(&inst, &start, LnsOptions {
-            criterion: c,
-            size: n,
-            max_size: n,
+        let r = whole_instance_search(&inst, c, LnsOptions {
             seed,
             seed_bias: SeedBias::Room,
             record_bounds: Some(pi),
             ..untimed_options()
-        }).unwrap();
-        check_valid(&inst, c, &start, &r);
-        prop_assert_eq!(r.objective, opt);
-        prop_assert_eq!(r.stop, LnsStop::Optimal);
-        prop_assert!(r.lower_bound <= opt);
+        })?;
+        prop_assert!(r.lower_bound <= r.objective);
     }
 }
 
