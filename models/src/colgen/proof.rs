@@ -98,6 +98,12 @@ pub fn solve_set_partitioning(
 /// [`solve_set_partitioning`]).
 pub const PRESOLVE_AFTER: f64 = 20.0;
 
+/// Whether HiGHS runs its feasibility-jump heuristic before the root node (`OPTIK_MIP_FJ=1`;
+/// default off, measured in session 39).
+fn feasibility_jump() -> bool {
+    std::env::var("OPTIK_MIP_FJ").is_ok_and(|v| v == "1")
+}
+
 /// One HiGHS solve of the set-partitioning MIP with `presolve` = `on` | `off`.
 fn solve_once(
     n: usize,
@@ -143,6 +149,7 @@ fn solve_once(
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.5);
     model.set_option("presolve", presolve);
+    model.set_option("mip_heuristic_run_feasibility_jump", feasibility_jump());
     if std::env::var_os("OPTIK_MIP_LOG").is_some() {
         model.set_option("output_flag", true);
         model.set_option("log_to_console", true);
