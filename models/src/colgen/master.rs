@@ -120,6 +120,9 @@ impl Master {
     fn empty_model() -> Model {
         let mut model = RowProblem::default().optimise(Sense::Minimise);
         model.make_quiet();
+        if let Some(threads) = super::options::highs_threads() {
+            model.set_option("threads", threads);
+        }
         model.set_option("presolve", "off");
         model.set_option("solver", "simplex");
         model

@@ -244,6 +244,14 @@ pub(super) fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok()?.parse().ok()
 }
 
+/// HiGHS's thread count for column generation's LPs and MIPs (`OPTIK_HIGHS_THREADS`, an
+/// ablation knob; unset: HiGHS's default, every core). HiGHS keeps one task scheduler per
+/// process, made at its first solve, so the value holds when every model sets it. Measured in
+/// docs/exact.md, "The companion's rules and the MIPs' heuristic".
+pub(super) fn highs_threads() -> Option<i32> {
+    env_number::<i32>("OPTIK_HIGHS_THREADS").filter(|t| *t > 0)
+}
+
 /// A count knob where `0` turns the feature off (`None`); unset (or not a number): `default`.
 pub(super) fn env_count_or_off<T: std::str::FromStr + Default + PartialEq>(
     name: &str,

@@ -146,6 +146,9 @@ fn solve_once(
     }
     let mut model = pb.optimise(Sense::Minimise);
     model.make_quiet();
+    if let Some(threads) = super::options::highs_threads() {
+        model.set_option("threads", threads);
+    }
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.5);
     model.set_option("presolve", presolve);
