@@ -99,7 +99,8 @@ pub fn solve_set_partitioning(
 pub const PRESOLVE_AFTER: f64 = 20.0;
 
 /// Whether HiGHS runs its feasibility-jump heuristic before the root node (`OPTIK_MIP_FJ=1`;
-/// default off, measured in session 39).
+/// default off: the run's MIPs start from its incumbent, so the jump only took time, most
+/// beside a second HiGHS solve; docs/exact.md, "The companion's rules and the MIPs' heuristic").
 fn feasibility_jump() -> bool {
     std::env::var("OPTIK_MIP_FJ").is_ok_and(|v| v == "1")
 }
