@@ -244,12 +244,23 @@ pub(super) fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok()?.parse().ok()
 }
 
-/// HiGHS's thread count for column generation's LPs and MIPs (`OPTIK_HIGHS_THREADS`, an
-/// ablation knob; unset: HiGHS's default, every core). HiGHS keeps one task scheduler per
-/// process, made at its first solve, so the value holds when every model sets it. Measured in
-/// docs/exact.md, "The companion's rules and the MIPs' heuristic".
+/// HiGHS's thread count for column generation's LPs and MIPs, the large-neighbourhood
+/// search's among them (`OPTIK_HIGHS_THREADS`; unset: 1; 0: HiGHS's default, every core).
+/// HiGHS makes a task scheduler per calling thread, at that thread's first solve, with worker
+/// threads of its own: with every core, the run's thread and each search worker brought one
+/// more thread to a two-core machine. Measured in docs/exact.md, "HiGHS on one thread".
 pub(super) fn highs_threads() -> Option<i32> {
-    env_number::<i32>("OPTIK_HIGHS_THREADS").filter(|t| *t > 0)
+    threads_setting(std::env::var("OPTIK_HIGHS_THREADS").ok().as_deref())
+}
+
+/// [`highs_threads`] from the knob's text: one thread unless a count is given, HiGHS's
+/// default (`None`) for 0 or less.
+fn threads_setting(knob: Option<&str>) -> Option<i32> {
+    match knob.and_then(|t| t.trim().parse::<i32>().ok()) {
+        None => Some(1),
+        Some(t) if t <= 0 => None,
+        Some(t) => Some(t),
+    }
 }
 
 /// A count knob where `0` turns the feature off (`None`); unset (or not a number): `default`.
@@ -408,7 +419,7 @@ impl std::fmt::Debug for ColgenOptions {
 
 #[cfg(test)]
 mod tests {
-    use super::{env_count_or_off, env_number};
+    use super::{env_count_or_off, env_number, threads_setting};
 
     /// The knob readers: unset or not a number gives the default, `0` turns a count off.
     #[test]
@@ -427,5 +438,16 @@ mod tests {
         std::env::set_var(name, "0.25");
         assert_eq!(env_number::<f64>(name), Some(0.25));
         std::env::remove_var(name);
+    }
+
+    /// HiGHS gets one thread unless the knob names a count; 0 (or less) is HiGHS's default.
+    #[test]
+    fn highs_gets_one_thread_unless_told() {
+        assert_eq!(threads_setting(None), Some(1));
+        assert_eq!(threads_setting(Some("x")), Some(1));
+        assert_eq!(threads_setting(Some("2")), Some(2));
+        assert_eq!(threads_setting(Some(" 4 ")), Some(4));
+        assert_eq!(threads_setting(Some("0")), None);
+        assert_eq!(threads_setting(Some("-1")), None);
     }
 }
