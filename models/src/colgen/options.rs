@@ -184,6 +184,9 @@ pub struct ColgenOptions {
     /// HiGHS's node limit for the proof's MIPs (default none). Tests stop them early with it,
     /// to check the bound a stopped proof MIP leaves.
     pub proof_mip_nodes: Option<u64>,
+    /// HiGHS's time limit for the proof's MIPs, in seconds, when it is below the time left
+    /// (default none). Tests stop them by the clock with it, as a run's limit does.
+    pub proof_mip_seconds: Option<f64>,
     /// A proof MIP stopped by its limit raises the run's bound by its dual bound (within the
     /// enumeration's reach). Default true; `OPTIK_MIP_BOUND=0` drops that bound (an ablation
     /// knob).
@@ -357,6 +360,7 @@ impl Default for ColgenOptions {
             stall_step_min_records: 500,
             restall_spacing: 10.0,
             proof_mip_nodes: None,
+            proof_mip_seconds: None,
             proof_mip_bound: env_number::<u32>("OPTIK_MIP_BOUND") != Some(0),
             exchanges: env_number::<usize>("OPTIK_EXCHANGES").unwrap_or(2),
             exchange_scale: env_number::<f64>("OPTIK_EXCHANGE_SCALE")
@@ -405,6 +409,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("stall_step_min_records", &self.stall_step_min_records)
             .field("restall_spacing", &self.restall_spacing)
             .field("proof_mip_nodes", &self.proof_mip_nodes)
+            .field("proof_mip_seconds", &self.proof_mip_seconds)
             .field("proof_mip_bound", &self.proof_mip_bound)
             .field("exchanges", &self.exchanges)
             .field("exchange_scale", &self.exchange_scale)

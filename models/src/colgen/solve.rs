@@ -798,8 +798,12 @@ fn settle(
             );
         }
         let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
+        let left = run.remaining().map(|left| left * probe.unwrap_or(1.0));
         let limits = MipLimits {
-            seconds: run.remaining().map(|left| left * probe.unwrap_or(1.0)),
+            seconds: match (left, opts.proof_mip_seconds) {
+                (Some(l), Some(cap)) => Some(l.min(cap)),
+                (l, cap) => l.or(cap),
+            },
             nodes: opts.proof_mip_nodes,
         };
         let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
@@ -818,6 +822,11 @@ fn settle(
                 run.raise_lower(out.bound.min(z + complete_to - slack));
             }
             if probe.is_none() {
+                if opts.proof_mip_nodes.is_none() && run.remaining().is_some() {
+                    // Stopped by the clock, a margin before the deadline (`mip_seconds`: 3.5 s
+                    // of a 60 s run whose proof MIP started at 24 s): the companion takes it.
+                    run.hand_over(inst);
+                }
                 return run.finish(
                     inst,
                     Status::Feasible,

@@ -406,6 +406,58 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     assert!(took <= limit + Duration::from_secs(2), "{took:?}");
 }
 
+/// A proof MIP stopped by its limit ends a margin before the run's deadline (HiGHS overruns
+/// its own limit; here its limit is 10 ms): the run hands the time left to the companion,
+/// whose partitions still reach the result, and the limit holds.
+#[test]
+fn a_proof_mip_stopped_by_the_clock_hands_the_rest_to_the_companion() {
+    let count = 168;
+    let (inst, best) = triangles(count);
+    let optimum = 57 * count as i64;
+    let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
+    let seen = Arc::clone(&calls);
+    let companion: Companion = Arc::new(
+        move |_: &Instance,
+              _,
+              _: &RecordBounds,
+              _: &Partition,
+              _,
+              cores: Cores,
+              publish: Publish| {
+            seen.lock().unwrap().push(cores);
+            if cores == Cores::All {
+                publish(&best, 0);
+            }
+            let t = Instant::now();
+            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        },
+    );
+    let limit = Duration::from_secs(8);
+    let t = Instant::now();
+    let r = solve_colgen(
+        &inst,
+        ColgenOptions {
+            time_limit: Some(limit),
+            cuts: false,
+            proof: optik_models::colgen::Proof::Enumeration,
+            proof_mip_seconds: Some(0.01),
+            companion: Some(companion),
+            ..ColgenOptions::default()
+        },
+    )
+    .unwrap();
+    let took = t.elapsed();
+    assert_eq!(r.note.as_deref(), Some("time limit in the proof MIP"));
+    let handed = r.stats.handover_s.expect("handed over");
+    assert!(handed < limit.as_secs_f64(), "{handed}");
+    let calls = calls.lock().unwrap().clone();
+    assert_eq!(calls.last(), Some(&Cores::All), "{calls:?}");
+    assert_eq!(r.objective, Some(optimum));
+    assert!(took <= limit + Duration::from_secs(2), "{took:?}");
+}
+
 /// Below 500 records the companion starts only after a tenth of the time limit (runs that
 /// prove by then stay reproducible, and take nothing from it), from the run's incumbent; its
 /// partitions still reach the result. Without a limit it never starts.
