@@ -350,6 +350,29 @@ fn triangles(count: usize) -> (Instance, Partition) {
     )
 }
 
+/// A companion that notes the cores of every (re)start in `calls` and waits for its stop; on
+/// every core it first hands over `on_all`, when given.
+fn waiting_companion(calls: Arc<Mutex<Vec<Cores>>>, on_all: Option<Partition>) -> Companion {
+    Arc::new(
+        move |_: &Instance,
+              _,
+              _: &RecordBounds,
+              _: &Partition,
+              _,
+              cores: Cores,
+              publish: Publish| {
+            calls.lock().unwrap().push(cores);
+            if let (Cores::All, Some(p)) = (cores, &on_all) {
+                publish(p, 0);
+            }
+            let t = Instant::now();
+            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        },
+    )
+}
+
 /// A tree that cannot close its gap before the limit hands its core to the companion after
 /// a quarter of its time: the companion restarts once on every core, its partitions still
 /// reach the result, the limit holds, and the bound stays the tree's: at least the LP's, at
@@ -360,26 +383,7 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     let (inst, best) = triangles(count);
     let optimum = 57 * count as i64;
     let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
-    let seen = Arc::clone(&calls);
-    // Waits for its stop; on every core it first hands over the optimum.
-    let companion: Companion = Arc::new(
-        move |_: &Instance,
-              _,
-              _: &RecordBounds,
-              _: &Partition,
-              _,
-              cores: Cores,
-              publish: Publish| {
-            seen.lock().unwrap().push(cores);
-            if cores == Cores::All {
-                publish(&best, 0);
-            }
-            let t = Instant::now();
-            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        },
-    );
+    let companion = waiting_companion(Arc::clone(&calls), Some(best));
     let limit = Duration::from_secs(8);
     let t = Instant::now();
     let r = solve_colgen(
@@ -415,16 +419,7 @@ fn a_proof_mip_stopped_by_the_clock_hands_the_rest_to_the_companion() {
     let (inst, _) = triangles(count);
     let optimum = 57 * count as i64;
     let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
-    let seen = Arc::clone(&calls);
-    let companion: Companion = Arc::new(
-        move |_: &Instance, _, _: &RecordBounds, _: &Partition, _, cores: Cores, _: Publish| {
-            seen.lock().unwrap().push(cores);
-            let t = Instant::now();
-            while !optik_models::stop::requested() && t.elapsed() < Duration::from_secs(60) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        },
-    );
+    let companion = waiting_companion(Arc::clone(&calls), None);
     let limit = Duration::from_secs(3);
     let t = Instant::now();
     let r = solve_colgen(
