@@ -45,7 +45,7 @@ fn main() {
     let cuts = if no_cuts { vec![] } else { cuts };
     let limits = MipLimits {
         seconds: Some(tl),
-        nodes: None,
+        ..MipLimits::default()
     };
     let out = solve_set_partitioning(n, &columns, &cuts, start.as_deref(), limits);
     println!(

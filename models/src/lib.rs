@@ -18,6 +18,7 @@ pub mod colgen;
 pub mod constraints;
 pub mod cp;
 pub mod criteria;
+mod detached;
 pub mod engine;
 pub mod export;
 mod highs_ffi;

@@ -30,6 +30,17 @@ pub struct MipLimits {
     pub seconds: Option<f64>,
     /// Branch-and-bound nodes (none: no limit). Tests stop proof MIPs early with it.
     pub nodes: Option<u64>,
+    /// When the caller leaves HiGHS and goes on without its result, however far HiGHS got
+    /// (none: only at a stop request). The run's deadline: HiGHS overruns its own limit.
+    pub abandon_at: Option<Instant>,
+}
+
+/// What one HiGHS solve of the MIP left, read on its own thread.
+struct Solved {
+    status: HighsModelStatus,
+    nodes: u64,
+    chosen: Vec<usize>,
+    dual_bound: Option<f64>,
 }
 
 /// Solves min Σ cost·x over `columns`, every record covered once, the triples among the odd-set
@@ -145,35 +156,66 @@ fn solve_once(
             pb.add_row(..=cut_rhs(t) as f64, row);
         }
     }
-    let mut model = pb.optimise(Sense::Minimise);
-    model.make_quiet();
-    if let Some(threads) = super::options::highs_threads() {
-        model.set_option("threads", threads);
-    }
-    model.set_option("mip_rel_gap", 0.0);
-    model.set_option("mip_abs_gap", 0.5);
-    model.set_option("presolve", presolve);
-    model.set_option("mip_heuristic_run_feasibility_jump", feasibility_jump());
-    if std::env::var_os("OPTIK_MIP_LOG").is_some() {
-        model.set_option("output_flag", true);
-        model.set_option("log_to_console", true);
-    }
-    if let Some(tl) = limits.seconds {
-        model.set_option("time_limit", tl.max(0.01));
-    }
-    if let Some(nodes) = limits.nodes {
-        model.set_option("mip_max_nodes", nodes.min(i32::MAX as u64) as i32);
-    }
-    if let Some(sel) = start {
+    let threads = super::options::highs_threads();
+    let jump = feasibility_jump();
+    let log = std::env::var_os("OPTIK_MIP_LOG").is_some();
+    let presolve = presolve.to_string();
+    let x = start.map(|sel| {
         let mut x = vec![0.0; columns.len()];
         for &c in sel {
             x[c] = 1.0;
         }
-        // A rejected start only costs the seed; the solve stays correct.
-        let _ = model.try_set_solution(Some(&x), None, None, None);
-    }
-    // A HiGHS failure (an error status, not a limit) proves nothing and finds nothing.
-    let Ok(solved) = model.try_solve() else {
+        x
+    });
+    let solve = move || {
+        let mut model = pb.optimise(Sense::Minimise);
+        model.make_quiet();
+        if let Some(threads) = threads {
+            model.set_option("threads", threads);
+        }
+        model.set_option("mip_rel_gap", 0.0);
+        model.set_option("mip_abs_gap", 0.5);
+        model.set_option("presolve", presolve.as_str());
+        model.set_option("mip_heuristic_run_feasibility_jump", jump);
+        if log {
+            model.set_option("output_flag", true);
+            model.set_option("log_to_console", true);
+        }
+        if let Some(tl) = limits.seconds {
+            model.set_option("time_limit", tl.max(0.01));
+        }
+        if let Some(nodes) = limits.nodes {
+            model.set_option("mip_max_nodes", nodes.min(i32::MAX as u64) as i32);
+        }
+        if let Some(x) = &x {
+            // A rejected start only costs the seed; the solve stays correct.
+            let _ = model.try_set_solution(Some(x), None, None, None);
+        }
+        // A HiGHS failure (an error status, not a limit) proves nothing and finds nothing.
+        let solved = model.try_solve().ok()?;
+        let chosen: Vec<usize> = solved
+            .get_solution()
+            .columns()
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v > 0.5)
+            .map(|(c, _)| c)
+            .collect();
+        Some(Solved {
+            status: solved.status(),
+            nodes: crate::highs_ffi::mip_node_count(&solved),
+            chosen,
+            dual_bound: solved.double_info_value(c"mip_dual_bound").ok(),
+        })
+    };
+    // Left at the run's deadline or a stop request (HiGHS can overrun its own limit).
+    let Some(Solved {
+        status,
+        nodes,
+        chosen,
+        dual_bound,
+    }) = crate::detached::run_detached(limits.abandon_at, solve).flatten()
+    else {
         return MipOutcome {
             proven: false,
             best: None,
@@ -182,16 +224,6 @@ fn solve_once(
             bound: f64::NEG_INFINITY,
         };
     };
-    let status = solved.status();
-    let nodes = crate::highs_ffi::mip_node_count(&solved);
-    let sol = solved.get_solution();
-    let chosen: Vec<usize> = sol
-        .columns()
-        .iter()
-        .enumerate()
-        .filter(|(_, &v)| v > 0.5)
-        .map(|(c, _)| c)
-        .collect();
     let covers = {
         let mut seen = vec![false; n];
         let mut ok = true;
@@ -213,7 +245,7 @@ fn solve_once(
     let bound = match (&best, status) {
         (_, HighsModelStatus::Infeasible) => f64::INFINITY,
         (Some((_, cost)), HighsModelStatus::Optimal) => *cost as f64,
-        _ => stopped_bound(solved.double_info_value(c"mip_dual_bound").ok()),
+        _ => stopped_bound(dual_bound),
     };
     MipOutcome {
         proven,
@@ -300,8 +332,8 @@ mod tests {
             assert!(full.proven);
             let opt = full.best.expect("feasible").1;
             let limits = MipLimits {
-                seconds: None,
                 nodes: Some(1),
+                ..MipLimits::default()
             };
             let out = solve_set_partitioning(n, &columns, &[], None, limits);
             assert!(

@@ -805,6 +805,7 @@ fn settle(
                 (l, cap) => l.or(cap),
             },
             nodes: opts.proof_mip_nodes,
+            ..MipLimits::default()
         };
         let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
         if out.proven {
@@ -1402,7 +1403,7 @@ fn primal_mip(
     let limit = run.remaining().map_or(30.0, |r| r * share).min(30.0);
     let limits = MipLimits {
         seconds: Some(limit),
-        nodes: None,
+        ..MipLimits::default()
     };
     mip_round(inst, criterion, run, columns, &master.cuts, limits);
 }
@@ -1458,6 +1459,7 @@ fn mip_round(
     }
     let limits = MipLimits {
         seconds: time_limit,
+        abandon_at: run.deadline,
         ..limits
     };
     let out = proof::solve_set_partitioning(n, &columns, cuts, start, limits);

@@ -1,6 +1,6 @@
-//! Shared generators for the CP tests.
+//! Shared instance generators of the engine tests.
 
-use optik_models::Instance;
+use optik_models::{Instance, Partition};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -113,4 +113,29 @@ pub(crate) fn random_sse_instance(n: usize, ks: &[u32], seed: u64) -> Instance {
         })
         .collect();
     Instance::new(2520.0, k, dist).unwrap()
+}
+
+/// Triangles with sides 10, 10 and 19, 1,000 apart, at k = 2: each must be one class
+/// (3 · 19 = 57; a pair leaves its third record to a class across 1,000), but the LP without
+/// subset-row cuts takes the three pairs at ½ (39). The optimum, the triangles, costs 57 per
+/// triangle; the tree would branch on every triangle to close the gap.
+pub(crate) fn triangles(count: usize) -> (Instance, Partition) {
+    let n = 3 * count;
+    let side = |a: usize, b: usize| match (a % 3, b % 3) {
+        (x, y) if x == y => 0,
+        (0, 2) | (2, 0) => 19,
+        _ => 10,
+    };
+    let dist: Vec<Vec<i64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i / 3 == j / 3 { side(i, j) } else { 1000 })
+                .collect()
+        })
+        .collect();
+    let labels: Vec<usize> = (0..n).map(|i| i / 3).collect();
+    (
+        Instance::new(1.0, vec![2; n], dist).unwrap(),
+        Partition::from_labels(&labels),
+    )
 }

@@ -3,7 +3,7 @@
 //! the cost the run computes itself; it stops when the run ends; and the optima and bounds of
 //! runs with it agree with runs without it.
 
-use crate::common::random_instance;
+use crate::common::{random_instance, triangles};
 use optik_models::colgen::start::greedy_cover;
 use optik_models::colgen::{Companion, Cores, Publish, RecordBounds};
 use optik_models::lns::{constrained_start, SumCriterion};
@@ -323,31 +323,6 @@ fn runs_with_and_without_the_companion_prove_the_same_optimum() {
             with.objective
         );
     }
-}
-
-/// Triangles with sides 10, 10 and 19, 1,000 apart, at k = 2: each must be one class
-/// (3 · 19 = 57; a pair leaves its third record to a class across 1,000), but the LP without
-/// subset-row cuts takes the three pairs at ½ (39). The optimum, the triangles, costs 57 per
-/// triangle; the tree would branch on every triangle to close the gap.
-fn triangles(count: usize) -> (Instance, Partition) {
-    let n = 3 * count;
-    let side = |a: usize, b: usize| match (a % 3, b % 3) {
-        (x, y) if x == y => 0,
-        (0, 2) | (2, 0) => 19,
-        _ => 10,
-    };
-    let dist: Vec<Vec<i64>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| if i / 3 == j / 3 { side(i, j) } else { 1000 })
-                .collect()
-        })
-        .collect();
-    let labels: Vec<usize> = (0..n).map(|i| i / 3).collect();
-    (
-        Instance::new(1.0, vec![2; n], dist).unwrap(),
-        Partition::from_labels(&labels),
-    )
 }
 
 /// A companion that notes the cores of every (re)start in `calls` and waits for its stop; on

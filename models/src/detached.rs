@@ -1,0 +1,115 @@
+//! A solve on a thread of its own that the caller can walk away from. HiGHS checks its
+//! `time_limit` only at certain points of its MIP: on one instance its root loop (propagation,
+//! LP re-solves, reduced-cost fixing, repeated while columns get fixed) ran 5.5 s past the
+//! limit, and no HiGHS option or callback reaches into that loop (docs/exact.md, "Limits that
+//! hold"). Run on a detached thread, the solve can be left at the run's deadline or at a stop
+//! request: the caller goes on with what it had, and the thread ends when HiGHS does, its
+//! result dropped.
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How often the caller looks at the stop request while it waits.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work` on a new thread and returns its result, or `None` when `abandon_at` passes or a
+/// stop is requested (process-wide or by the calling thread's token) before it ends, or when
+/// no thread can be started. `work` owns everything it reads, so the thread may outlive the
+/// call.
+pub(crate) fn run_detached<T, F>(abandon_at: Option<Instant>, work: F) -> Option<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let gone = || crate::stop::requested() || abandon_at.is_some_and(|at| Instant::now() >= at);
+    if gone() {
+        return None;
+    }
+    let (tx, rx) = mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("optik-highs".into())
+        // HiGHS's own worker threads get the platform's 8 MiB; Rust's default is 2 MiB.
+        .stack_size(8 << 20)
+        .spawn(move || {
+            // The caller may have gone: then nobody reads the result.
+            let _ = tx.send(work());
+        })
+        .ok()?;
+    loop {
+        let wait = abandon_at.map_or(POLL, |at| {
+            at.saturating_duration_since(Instant::now()).min(POLL)
+        });
+        match rx.recv_timeout(wait) {
+            Ok(out) => return Some(out),
+            Err(mpsc::RecvTimeoutError::Timeout) if !gone() => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_quick_solve_returns_its_result() {
+        let at = Instant::now() + Duration::from_secs(10);
+        assert_eq!(run_detached(Some(at), || 6 * 7), Some(42));
+        assert_eq!(run_detached(None, || "no limit"), Some("no limit"));
+    }
+
+    /// The caller leaves a solve that runs past `abandon_at` within a poll, and the thread
+    /// still ends on its own.
+    #[test]
+    fn a_solve_past_the_deadline_is_left_behind() {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let t = Instant::now();
+        let out = run_detached(Some(t + Duration::from_millis(100)), move || {
+            std::thread::sleep(Duration::from_millis(600));
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            1
+        });
+        let waited = t.elapsed();
+        assert_eq!(out, None);
+        assert!(waited >= Duration::from_millis(100), "{waited:?}");
+        assert!(waited < Duration::from_millis(400), "{waited:?}");
+        assert!(!done.load(std::sync::atomic::Ordering::SeqCst));
+        std::thread::sleep(Duration::from_millis(800));
+        assert!(
+            done.load(std::sync::atomic::Ordering::SeqCst),
+            "the thread ran on"
+        );
+    }
+
+    /// A stop request on the calling thread's token leaves the solve at once; with a deadline
+    /// already past the solve does not start.
+    #[test]
+    fn a_stop_request_leaves_the_solve() {
+        let token = Arc::new(AtomicBool::new(true));
+        let t = Instant::now();
+        let out = crate::stop::with_token(Some(token), || {
+            run_detached(None, || {
+                std::thread::sleep(Duration::from_millis(500));
+                1
+            })
+        });
+        assert_eq!(out, None);
+        assert!(
+            t.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            t.elapsed()
+        );
+        let started = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&started);
+        let out = run_detached(Some(Instant::now()), move || {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            1
+        });
+        assert_eq!(out, None);
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!started.load(std::sync::atomic::Ordering::SeqCst));
+    }
+}
