@@ -10,6 +10,19 @@ use highs::{HighsModelStatus, HighsSolutionStatus};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+/// How long past the deadline the run waits for HiGHS, which gets the whole time left as its
+/// limit and usually stops within a few hundredths of a second of it, before leaving it.
+const LATE: Duration = Duration::from_millis(500);
+
+/// What HiGHS left of the compact MIP, read on the solve's own thread.
+struct Solved {
+    status: HighsModelStatus,
+    nodes: u64,
+    dual_bound: Option<f64>,
+    /// Every column's value, when HiGHS has a feasible solution.
+    values: Option<Vec<f64>>,
+}
+
 /// Kind of a model variable.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
@@ -311,51 +324,71 @@ pub fn solve_mip(
         problem.add_constraint(c);
     }
     result.stats.columns = m.vars.len();
-    // Solved on the HiGHS model itself (good_lp's solve drops the MIP dual bound).
-    let mut model = match problem.try_into_inner() {
-        Ok(model) => model,
-        Err(e) => {
-            result.note = Some(format!("HiGHS: {e}"));
-            return Ok(result);
+    let time_limit = remaining();
+    if time_limit.is_some_and(|left| left < 0.05) {
+        result.note = Some("time limit while building the compact MIP".into());
+        result.elapsed_s = start.elapsed().as_secs_f64();
+        return Ok(result);
+    }
+    let presolve = std::env::var("OPTIK_MIP_PRESOLVE").ok();
+    // Loaded, solved and read on a thread of its own, which the run leaves [`LATE`] past its
+    // deadline (HiGHS checks its limit only at certain points). Solved on the HiGHS model
+    // itself (good_lp's solve drops the MIP dual bound).
+    let solve = move || -> Result<Solved, String> {
+        let mut model = problem
+            .try_into_inner()
+            .map_err(|e| format!("HiGHS: {e}"))?;
+        model.make_quiet();
+        // Exact: relative gap 0, absolute gap below one integer cost unit.
+        model.set_option("mip_rel_gap", 0.0);
+        model.set_option("mip_abs_gap", 0.5);
+        if let Some(v) = &presolve {
+            model.set_option("presolve", v.as_str());
         }
+        if let Some(left) = time_limit {
+            model.set_option("time_limit", left);
+        }
+        let solved = model.try_solve().map_err(|e| format!("HiGHS: {e:?}"))?;
+        let feasible = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+        Ok(Solved {
+            status: solved.status(),
+            nodes: crate::highs_ffi::mip_node_count(&solved),
+            dual_bound: solved.double_info_value(c"mip_dual_bound").ok(),
+            values: feasible.then(|| solved.get_solution().columns().to_vec()),
+        })
     };
-    model.make_quiet();
-    // Exact: relative gap 0, absolute gap below one integer cost unit.
-    model.set_option("mip_rel_gap", 0.0);
-    model.set_option("mip_abs_gap", 0.5);
-    if let Ok(v) = std::env::var("OPTIK_MIP_PRESOLVE") {
-        model.set_option("presolve", v.as_str());
-    }
-    if let Some(left) = remaining() {
-        if left < 0.05 {
-            result.note = Some("time limit while building the compact MIP".into());
-            result.elapsed_s = start.elapsed().as_secs_f64();
-            return Ok(result);
-        }
-        model.set_option("time_limit", left);
-    }
     let t = Instant::now();
-    let solved = model.try_solve();
+    let solved = crate::detached::run_detached(deadline.map(|d| d + LATE), solve);
     result.stats.mip_time_s = t.elapsed().as_secs_f64();
     if std::env::var_os("OPTIK_MIP_TRACE").is_some() {
         eprintln!(
-            "mip: {} vars, {} rows, built in {:.2} s, solved in {:.2} s",
+            "mip: {} vars, {} rows, built in {:.2} s, solved in {:.2} s{}",
             m.vars.len(),
             m.rows.len(),
             t.duration_since(start).as_secs_f64(),
-            result.stats.mip_time_s
+            result.stats.mip_time_s,
+            if solved.is_none() {
+                " (left at the deadline)"
+            } else {
+                ""
+            }
         );
     }
     let solved = match solved {
-        Ok(solved) => solved,
-        Err(e) => {
-            result.note = Some(format!("HiGHS: {e:?}"));
+        Some(Ok(solved)) => solved,
+        None => {
+            result.note = Some("time limit in the compact MIP".into());
+            result.elapsed_s = start.elapsed().as_secs_f64();
+            return Ok(result);
+        }
+        Some(Err(e)) => {
+            result.note = Some(e);
             result.elapsed_s = start.elapsed().as_secs_f64();
             return Ok(result);
         }
     };
-    result.stats.nodes = crate::highs_ffi::mip_node_count(&solved);
-    let proven = match solved.status() {
+    result.stats.nodes = solved.nodes;
+    let proven = match solved.status {
         HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
             result.status = Status::Infeasible;
             result.elapsed_s = start.elapsed().as_secs_f64();
@@ -376,17 +409,13 @@ pub fn solve_mip(
         }
     };
     // The dual bound of the branch and bound: integer costs, so round up (after round-off).
-    let dual = solved
-        .double_info_value(c"mip_dual_bound")
-        .ok()
-        .filter(|b| b.is_finite());
+    let dual = solved.dual_bound.filter(|b| b.is_finite());
     if let Some(b) = dual {
         result.lower_bound = Some((b - 1e-6 * b.abs().max(1.0)).ceil().max(0.0) as i64);
     }
-    if solved.primal_solution_status() == HighsSolutionStatus::Feasible {
-        let sol = solved.get_solution();
+    if let Some(values) = &solved.values {
         // good_lp numbers HiGHS columns in creation order: model variable i is column i.
-        let value = |i: usize| sol.columns()[i];
+        let value = |i: usize| values[i];
         let labels: Vec<usize> =
             am.x.iter()
                 .map(|xi| {

@@ -2,9 +2,9 @@
 //! Python's Ctrl-C (and any other front end's interrupt) sets it, and every engine checks it
 //! where it checks its deadline — column generation's rounds, pricing, rounding and proof, CP's
 //! termination, the compact MIP's construction and the large-neighbourhood search — so a
-//! solve returns its incumbent and a valid bound within a moment (a set-partitioning MIP under
-//! way is left to HiGHS on its own thread, [`crate::detached`]; an LP runs to its own limit).
-//! Process-wide: callers clear it before the next solve.
+//! solve returns its incumbent and a valid bound within a moment (a HiGHS MIP under way, column
+//! generation's or the compact one, is left on its own thread, [`crate::detached`]; an LP runs
+//! to its own limit). Process-wide: callers clear it before the next solve.
 //!
 //! A narrower request is a *token*: a flag that stops only the solves of the threads it is
 //! installed on ([`with_token`]). Column generation's companion search runs under one, so the

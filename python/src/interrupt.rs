@@ -13,7 +13,7 @@ use std::time::Duration;
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
 
 /// How long an interrupted call waits for the stopped work to end before it raises anyway (a
-/// HiGHS solve under way runs to its own limit).
+/// HiGHS LP under way runs to its own limit; its MIPs are left at once).
 const STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// Runs `work` on a thread of its own; returns its value, or the exception a signal handler

@@ -1,7 +1,7 @@
 //! Column generation against brute force: same optima for dbil, wcsd and sse, bounds below the
 //! optimum, k_i-anonymous releases, and exact enumeration checked against a brute-force filter.
 
-use crate::common::{random_instance, random_matrix_instance, random_sse_instance};
+use crate::common::{random_instance, random_matrix_instance, random_sse_instance, stopped_after};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
 use optik_models::colgen::exchange::exchanges;
@@ -1216,20 +1216,6 @@ fn the_interior_descent_runs_and_loses_no_optimum() {
             assert_eq!(stats.interior_solves > 0, interior_descent, "{what}");
         }
     }
-}
-
-/// `solve` run on this thread with a stop token that a timer sets after `at` (as the
-/// companion is stopped): a run stopped at a chosen moment.
-fn stopped_after<R>(at: std::time::Duration, solve: impl FnOnce() -> R) -> R {
-    let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let stopper = std::sync::Arc::clone(&token);
-    let timer = std::thread::spawn(move || {
-        std::thread::sleep(at);
-        stopper.store(true, std::sync::atomic::Ordering::SeqCst);
-    });
-    let r = optik_models::stop::with_token(Some(token), solve);
-    timer.join().unwrap();
-    r
 }
 
 /// The run proved an optimum and its partition is k_i-anonymous.

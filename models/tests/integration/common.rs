@@ -139,3 +139,17 @@ pub(crate) fn triangles(count: usize) -> (Instance, Partition) {
         Partition::from_labels(&labels),
     )
 }
+
+/// `solve` run on this thread with a stop token that a timer sets after `at` (as the
+/// companion is stopped): a run stopped at a chosen moment.
+pub(crate) fn stopped_after<R>(at: std::time::Duration, solve: impl FnOnce() -> R) -> R {
+    let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopper = std::sync::Arc::clone(&token);
+    let timer = std::thread::spawn(move || {
+        std::thread::sleep(at);
+        stopper.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let r = optik_models::stop::with_token(Some(token), solve);
+    timer.join().unwrap();
+    r
+}

@@ -1,6 +1,6 @@
 //! The compact assignment MIP against brute force (dbil, wcsd, diameter) and its LP-file export.
 
-use crate::common::random_instance;
+use crate::common::{random_instance, stopped_after};
 use optik_models::brute_force::brute_force;
 use optik_models::criteria::evaluate;
 use optik_models::{mip_lp_text, solve_mip, Criterion, Engine, EngineError, Status};
@@ -57,6 +57,27 @@ fn time_limited_mip_reports_a_valid_dual_bound() {
         assert!(lb <= v && v >= opt);
         assert!(r.partition.unwrap().violations(&inst.k).is_empty());
     }
+}
+
+/// A stop request leaves the compact MIP at once, HiGHS still solving on its own thread (it
+/// would run to its 30 s limit), without a bound or a partition it did not report.
+#[test]
+fn a_stop_request_leaves_the_compact_mip() {
+    let inst = random_instance(30, &[2, 3], 11);
+    let t = std::time::Instant::now();
+    let r = stopped_after(std::time::Duration::from_secs(1), || {
+        solve_mip(
+            &inst,
+            Criterion::Dbil,
+            Some(std::time::Duration::from_secs(30)),
+        )
+        .unwrap()
+    });
+    let took = t.elapsed();
+    assert!(took < std::time::Duration::from_millis(1500), "{took:?}");
+    assert_eq!(r.status, Status::Unknown, "{:?}", r.note);
+    assert_eq!(r.note.as_deref(), Some("time limit in the compact MIP"));
+    assert!(r.lower_bound.is_none() && r.partition.is_none());
 }
 
 #[test]
