@@ -55,15 +55,16 @@ where
     }
     let (tx, rx) = mpsc::sync_channel(1);
     let job: Job = Box::new(move || {
-        // The caller may have gone: then nobody reads the result.
-        let _ = tx.send(work());
+        // A panic goes back to the caller, which raises it again; the worker lives on. The
+        // caller may have gone: then nobody reads the result.
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
     });
     let sent = WORKER.with(|w| {
         let mut w = w.borrow_mut();
         if w.is_none() {
             *w = spawn_worker();
         }
-        // A worker that died (a panic in HiGHS's caller) hands the job back: none then.
+        // A worker that cannot take the job (its thread is gone) hands it back: none then.
         let sent = w.as_ref().is_some_and(|tx| tx.send(job).is_ok());
         if !sent {
             *w = None;
@@ -78,7 +79,8 @@ where
             at.saturating_duration_since(Instant::now()).min(POLL)
         });
         match rx.recv_timeout(wait) {
-            Ok(out) => break Some(out),
+            Ok(Ok(out)) => break Some(out),
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
             Err(mpsc::RecvTimeoutError::Timeout) if !gone() => continue,
             Err(_) => break None,
         }
@@ -101,6 +103,19 @@ mod tests {
         let at = Instant::now() + Duration::from_secs(10);
         assert_eq!(run_detached(Some(at), || 6 * 7), Some(42));
         assert_eq!(run_detached(None, || "no limit"), Some("no limit"));
+    }
+
+    /// A panic in the solve is the caller's panic, and the worker serves the next solve.
+    #[test]
+    fn a_panic_in_the_solve_reaches_the_caller() {
+        let before = run_detached(None, || std::thread::current().id()).unwrap();
+        let caught = std::panic::catch_unwind(|| run_detached(None, || panic!("in the solve")));
+        let message = caught.expect_err("the panic came back");
+        assert_eq!(message.downcast_ref::<&str>(), Some(&"in the solve"));
+        assert_eq!(
+            run_detached(None, || std::thread::current().id()),
+            Some(before)
+        );
     }
 
     /// Solves run on one worker, kept between them; a left solve's worker is not used again.
