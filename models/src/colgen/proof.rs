@@ -21,6 +21,9 @@ pub struct MipOutcome {
     /// tolerance; the best cost when proven; −∞ when HiGHS gives none). A MIP stopped by its
     /// limit still bounds its columns: the proof turns this into a bound of the run.
     pub bound: f64,
+    /// True when the caller left HiGHS at `MipLimits::abandon_at` or a stop request, before
+    /// it reported (then nothing is found and the bound is −∞).
+    pub left: bool,
 }
 
 /// Limits of one set-partitioning MIP.
@@ -102,6 +105,7 @@ pub fn solve_set_partitioning(
         nodes: first.nodes + second.nodes,
         // Both bound the same MIP.
         bound: first.bound.max(second.bound),
+        left: second.left,
     }
 }
 
@@ -222,6 +226,7 @@ fn solve_once(
             seconds: t0.elapsed().as_secs_f64(),
             nodes: 0,
             bound: f64::NEG_INFINITY,
+            left: true,
         };
     };
     let covers = {
@@ -253,6 +258,7 @@ fn solve_once(
         seconds: t0.elapsed().as_secs_f64(),
         nodes,
         bound,
+        left: false,
     }
 }
 
@@ -322,6 +328,26 @@ mod tests {
     /// Stopped by its node limit, the MIP's bound stays at or below the optimum over its
     /// columns (HiGHS's proven optimum without limits) and is finite once the root LP has ended;
     /// proven, it is the optimum. (Measured: two of the six roots stay open.)
+    /// A MIP whose `abandon_at` has passed is left before HiGHS reports: nothing found, no
+    /// bound, `left` set; with time to spare the same MIP is solved.
+    #[test]
+    fn a_mip_past_its_abandon_time_is_left() {
+        let columns = local_classes(30, 1);
+        let past = MipLimits {
+            abandon_at: Some(Instant::now()),
+            ..MipLimits::default()
+        };
+        let out = solve_set_partitioning(30, &columns, &[], None, past);
+        assert!(out.left && !out.proven && out.best.is_none(), "{out:?}");
+        assert_eq!(out.bound, f64::NEG_INFINITY);
+        let later = MipLimits {
+            abandon_at: Some(Instant::now() + std::time::Duration::from_secs(60)),
+            ..MipLimits::default()
+        };
+        let out = solve_set_partitioning(30, &columns, &[], None, later);
+        assert!(!out.left && out.proven, "{out:?}");
+    }
+
     #[test]
     fn a_stopped_mip_bounds_its_columns() {
         let n = 90;

@@ -1465,14 +1465,15 @@ fn mip_round(
     let out = proof::solve_set_partitioning(n, &columns, cuts, start, limits);
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
-            "mip over {} columns (limit {:?} s): proven {}, best {:?}, bound {:.1}, {:.2} s, {} nodes",
+            "mip over {} columns (limit {:?} s): proven {}, best {:?}, bound {:.1}, {:.2} s, {} nodes{}",
             columns.len(),
             time_limit,
             out.proven,
             out.best.as_ref().map(|b| b.1),
             out.bound,
             out.seconds,
-            out.nodes
+            out.nodes,
+            if out.left { ", left at the deadline" } else { "" }
         );
     }
     run.stats.mip_time_s += out.seconds;
