@@ -10,10 +10,6 @@ use highs::{HighsModelStatus, HighsSolutionStatus};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-/// How long past the deadline the run waits for HiGHS, which gets the whole time left as its
-/// limit and usually stops within a few hundredths of a second of it, before leaving it.
-const LATE: Duration = Duration::from_millis(500);
-
 /// What HiGHS left of the compact MIP, read on the solve's own thread.
 struct Solved {
     status: HighsModelStatus,
@@ -331,8 +327,8 @@ pub fn solve_mip(
         return Ok(result);
     }
     let presolve = std::env::var("OPTIK_MIP_PRESOLVE").ok();
-    // Loaded, solved and read on a thread of its own, which the run leaves [`LATE`] past its
-    // deadline (HiGHS checks its limit only at certain points). Solved on the HiGHS model
+    // Loaded, solved and read on a thread of its own, which the run leaves half a second past
+    // its deadline (HiGHS checks its limit only at certain points). Solved on the HiGHS model
     // itself (good_lp's solve drops the MIP dual bound).
     let solve = move || -> Result<Solved, String> {
         let mut model = problem
@@ -358,7 +354,7 @@ pub fn solve_mip(
         })
     };
     let t = Instant::now();
-    let solved = crate::detached::run_detached(deadline.map(|d| d + LATE), solve);
+    let solved = crate::detached::run_detached(crate::detached::abandon_time(deadline), solve);
     result.stats.mip_time_s = t.elapsed().as_secs_f64();
     if std::env::var_os("OPTIK_MIP_TRACE").is_some() {
         eprintln!(
@@ -368,7 +364,7 @@ pub fn solve_mip(
             t.duration_since(start).as_secs_f64(),
             result.stats.mip_time_s,
             if solved.is_none() {
-                " (left at the deadline)"
+                " (left past the deadline)"
             } else {
                 ""
             }

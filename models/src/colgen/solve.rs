@@ -1408,12 +1408,6 @@ fn primal_mip(
     mip_round(inst, criterion, run, columns, &master.cuts, limits);
 }
 
-/// How long past the run's deadline a MIP is waited for before the run leaves it: the
-/// companion's sub-problems give HiGHS limits of 0.05 s that it overruns by up to 0.7 s, and
-/// left at the deadline itself 27 of their 1,044 MIPs in a minute (Adult 1,000, k = 5) were
-/// dropped unfinished; half a second keeps the limit's promise (max(2 s, 5%)).
-const MIP_LATE: Duration = Duration::from_millis(500);
-
 /// HiGHS's limit for a MIP given `left` seconds: the time left less the margin.
 fn mip_seconds(left: f64) -> f64 {
     (left - (MIP_MARGIN * left).clamp(1.0, MIP_MARGIN_MAX_S)).max(0.05)
@@ -1465,7 +1459,7 @@ fn mip_round(
     }
     let limits = MipLimits {
         seconds: time_limit,
-        abandon_at: run.deadline.map(|d| d + MIP_LATE),
+        abandon_at: crate::detached::abandon_time(run.deadline),
         ..limits
     };
     let out = proof::solve_set_partitioning(n, &columns, cuts, start, limits);
@@ -1479,7 +1473,7 @@ fn mip_round(
             out.bound,
             out.seconds,
             out.nodes,
-            if out.left { ", left at the deadline" } else { "" }
+            if out.left { ", left past the deadline" } else { "" }
         );
     }
     run.stats.mip_time_s += out.seconds;

@@ -128,7 +128,7 @@ fn column_generation_with_the_improver_holds_the_limit() {
 /// columns: 12.2 s for a 6.7 s limit; waited for, the 8 s run took 12.3 to 16.2 s): the run
 /// leaves that MIP half a second past its deadline, with a bound still at least the LP's.
 #[test]
-fn a_proof_mip_past_its_limit_is_left_at_the_deadline() {
+fn a_proof_mip_past_its_limit_is_left_after_the_deadline() {
     let count = 168;
     let (inst, _) = triangles(count);
     let limit = Duration::from_secs(8);
