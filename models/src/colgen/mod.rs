@@ -8,6 +8,7 @@ mod centroid_pricing;
 mod cheap_pricing;
 pub mod column;
 mod companion;
+mod cover;
 pub mod cuts;
 mod dive;
 pub mod exchange;

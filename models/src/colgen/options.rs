@@ -90,6 +90,12 @@ pub struct ColgenOptions {
     /// had not found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets
     /// the share (`0`: off; an ablation knob).
     pub proof_probe: Option<f64>,
+    /// Each stage of the enumeration proof first searches its columns for the cheapest exact
+    /// cover within the gap's reduced costs ([`super::cover`]) for at most this share of the
+    /// time left (at most [`super::cover::MAX_SECONDS`]); a search that ends settles the stage
+    /// without its MIP. Default `Some(0.25)`; `OPTIK_PROOF_COVER` sets the share (`0`: off,
+    /// every stage goes to the MIP; an ablation knob).
+    pub proof_cover: Option<f64>,
     /// With a time limit, below 500 records, before branch-and-price (after the proof probe)
     /// while the incumbent has a class above the tight size ([`super::tight`]), a
     /// column-generation run with no class above it gets this share of the time left, for an
@@ -338,6 +344,7 @@ impl Default for ColgenOptions {
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
             closing_dive: env_share("OPTIK_CLOSING_DIVE", 0.25),
             proof_probe: env_share("OPTIK_PROOF_PROBE", 0.25),
+            proof_cover: env_share("OPTIK_PROOF_COVER", 0.25),
             tight_phase: env_share("OPTIK_TIGHT_PHASE", 0.25),
             tight_companion: std::env::var("OPTIK_TIGHT_COMPANION").as_deref() != Ok("0"),
             tight_search: std::env::var("OPTIK_TIGHT_SEARCH").as_deref() == Ok("1"),
@@ -390,6 +397,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_dives", &self.node_dives)
             .field("closing_dive", &self.closing_dive)
             .field("proof_probe", &self.proof_probe)
+            .field("proof_cover", &self.proof_cover)
             .field("tight_phase", &self.tight_phase)
             .field("tight_companion", &self.tight_companion)
             .field("tight_search", &self.tight_search)

@@ -14,7 +14,7 @@ use super::round::{age_pool, fast_round, has_fast_round, price_round, pricing_op
 use super::run::{ceil_bound, cost_cap, partition_of, Run};
 use super::stabilisation::Smoothing;
 use super::tight;
-use super::{cuts, dive, lp_primal, proof, start};
+use super::{cover, cuts, dive, lp_primal, proof, start};
 use crate::engine::{Engine, EngineError, EngineResult, EngineStats, Status};
 use crate::root_lp::{Duals, OddSet, RootLp};
 use crate::{ClassConstraints, Criterion, Instance, Partition};
@@ -797,18 +797,42 @@ fn settle(
                 run.start.elapsed().as_secs_f64()
             );
         }
-        let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
-        let left = run.remaining().map(|left| left * probe.unwrap_or(1.0));
-        let limits = MipLimits {
-            seconds: match (left, opts.proof_mip_seconds) {
-                (Some(l), Some(cap)) => Some(l.min(cap)),
-                (l, cap) => l.or(cap),
-            },
-            nodes: opts.proof_mip_nodes,
-            ..MipLimits::default()
+        let settled = cover_round(inst, opts, &mut run, &cols, complete_to, z, slack);
+        let proven = settled || {
+            let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
+            let left = run.remaining().map(|left| left * probe.unwrap_or(1.0));
+            let limits = MipLimits {
+                seconds: match (left, opts.proof_mip_seconds) {
+                    (Some(l), Some(cap)) => Some(l.min(cap)),
+                    (l, cap) => l.or(cap),
+                },
+                nodes: opts.proof_mip_nodes,
+                ..MipLimits::default()
+            };
+            let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
+            if !out.proven {
+                // A partition better than the MIP's bound uses a column outside the set, whose
+                // reduced cost is at least `complete_to`.
+                if opts.proof_mip_bound {
+                    run.raise_lower(out.bound.min(z + complete_to - slack));
+                }
+                if probe.is_none() {
+                    if opts.proof_mip_nodes.is_none() && run.remaining().is_some() {
+                        // Stopped by the clock, a margin before the deadline (`mip_seconds`:
+                        // 3.5 s of a 60 s run whose proof MIP started at 24 s): the companion
+                        // takes it.
+                        run.hand_over(inst);
+                    }
+                    return run.finish(
+                        inst,
+                        Status::Feasible,
+                        Some("time limit in the proof MIP".into()),
+                    );
+                }
+            }
+            out.proven
         };
-        let out = mip_round(inst, criterion, &mut run, columns, &master.cuts, limits);
-        if out.proven {
+        if proven {
             let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
             if complete_to >= target {
                 return run.finish(inst, Status::Optimal, None);
@@ -816,24 +840,6 @@ fn settle(
             // No better solution uses only columns below complete_to: raise the bound.
             run.raise_lower(z + complete_to - slack);
             theta = Some(complete_to.max(1e-3));
-        } else {
-            // A partition better than the MIP's bound uses a column outside the set, whose
-            // reduced cost is at least `complete_to`.
-            if opts.proof_mip_bound {
-                run.raise_lower(out.bound.min(z + complete_to - slack));
-            }
-            if probe.is_none() {
-                if opts.proof_mip_nodes.is_none() && run.remaining().is_some() {
-                    // Stopped by the clock, a margin before the deadline (`mip_seconds`: 3.5 s
-                    // of a 60 s run whose proof MIP started at 24 s): the companion takes it.
-                    run.hand_over(inst);
-                }
-                return run.finish(
-                    inst,
-                    Status::Feasible,
-                    Some("time limit in the proof MIP".into()),
-                );
-            }
         }
         // After the probe, a gap still too wide for the enumeration goes to the tree, which
         // gives way to the enumeration again if the incumbent comes close enough.
@@ -847,6 +853,52 @@ fn settle(
             };
         }
     }
+}
+
+/// A stage of the enumeration proof settled by the cover search ([`cover::cheapest_cover`]
+/// over `cols`, every column below `complete_to` at the root LP's duals of value `z`): its best
+/// partition is offered to the run, and true is returned when the search ended in its time.
+fn cover_round(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    cols: &[(f64, Column)],
+    complete_to: f64,
+    z: f64,
+    slack: f64,
+) -> bool {
+    let Some(share) = opts.proof_cover else {
+        return false;
+    };
+    let seconds = run.remaining().map_or(cover::MAX_SECONDS, |left| {
+        (left * share).min(cover::MAX_SECONDS)
+    });
+    let t = Instant::now();
+    let deadline = t + Duration::from_secs_f64(seconds);
+    let found = cover::cheapest_cover(
+        inst.n,
+        cols,
+        complete_to,
+        z,
+        slack,
+        run.ub_or_cap(),
+        Some(deadline),
+    );
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "cover over {} columns (limit {seconds:.1} s): complete {}, best {:?}, {} nodes, {:.2} s",
+            cols.len(),
+            found.complete,
+            found.best.as_ref().map(|b| b.1),
+            found.nodes,
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if let Some((sel, cost)) = &found.best {
+        let chosen: Vec<&Column> = sel.iter().map(|&c| &cols[c].1).collect();
+        run.offer(inst, partition_of(inst.n, &chosen), *cost, false);
+    }
+    found.complete
 }
 
 /// Before the tree: the tight phase when it applies ([`tight::tight_run`]); whether the gap
