@@ -183,6 +183,10 @@ pub struct EngineStats {
     /// at the root is too wide for the enumeration (see `ColgenOptions::proof_probe`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub proof_probes: u64,
+    /// Stages of the enumeration proof settled by the cover search instead of their MIP (see
+    /// `ColgenOptions::proof_cover`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cover_stages: u64,
     /// Tight phases: column-generation runs with no class above the tight size, for an
     /// incumbent, before branch-and-price (see `ColgenOptions::tight_phase`).
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -12,6 +12,10 @@
 use super::column::Column;
 use std::time::Instant;
 
+/// The most classes a partition may have (`Instance::max_classes`) for the search to run: its
+/// depth. Measured in session 42 (docs/exact.md, "A cover search before each proof MIP").
+pub(super) const MAX_CLASSES: usize = 10;
+
 /// The longest a search may take (also without a time limit).
 pub(super) const MAX_SECONDS: f64 = 30.0;
 

@@ -90,11 +90,13 @@ pub struct ColgenOptions {
     /// had not found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets
     /// the share (`0`: off; an ablation knob).
     pub proof_probe: Option<f64>,
-    /// Each stage of the enumeration proof first searches its columns for the cheapest exact
-    /// cover within the gap's reduced costs ([`super::cover`]) for at most this share of the
-    /// time left (at most [`super::cover::MAX_SECONDS`]); a search that ends settles the stage
-    /// without its MIP. Default `Some(0.25)`; `OPTIK_PROOF_COVER` sets the share (`0`: off,
-    /// every stage goes to the MIP; an ablation knob).
+    /// Where a partition has at most [`super::cover::MAX_CLASSES`] classes, each stage of the
+    /// enumeration proof first searches its columns for the cheapest exact cover within the
+    /// gap's reduced costs ([`super::cover`]) for at most this share of the time left (at most
+    /// [`super::cover::MAX_SECONDS`]); a search that ends settles the stage without its MIP,
+    /// and after one that does not, the later stages go to their MIPs. Default `Some(0.25)`;
+    /// `OPTIK_PROOF_COVER` sets the share (`0`: off, every stage goes to the MIP; an ablation
+    /// knob).
     pub proof_cover: Option<f64>,
     /// With a time limit, below 500 records, before branch-and-price (after the proof probe)
     /// while the incumbent has a class above the tight size ([`super::tight`]), a

@@ -709,6 +709,11 @@ fn settle(
         run.stats.proof_probes += 1;
     }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
+                                       // The cover search while it keeps up: not after a stage it did not finish (the next have
+                                       // more columns and a wider reach), nor where a partition has too many classes.
+    let mut cover = opts
+        .proof_cover
+        .filter(|_| inst.max_classes() <= cover::MAX_CLASSES);
     loop {
         run.sync_companion(inst);
         let target = run.ub_or_cap() as f64 - 1.0 - z + slack;
@@ -797,7 +802,11 @@ fn settle(
                 run.start.elapsed().as_secs_f64()
             );
         }
-        let settled = cover_round(inst, opts, &mut run, &cols, complete_to, z, slack);
+        let settled = cover
+            .is_some_and(|share| cover_round(inst, share, &mut run, &cols, complete_to, z, slack));
+        if !settled {
+            cover = None;
+        }
         let proven = settled || {
             let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
             let left = run.remaining().map(|left| left * probe.unwrap_or(1.0));
@@ -856,20 +865,18 @@ fn settle(
 }
 
 /// A stage of the enumeration proof settled by the cover search ([`cover::cheapest_cover`]
-/// over `cols`, every column below `complete_to` at the root LP's duals of value `z`): its best
-/// partition is offered to the run, and true is returned when the search ended in its time.
+/// over `cols`, every column below `complete_to` at the root LP's duals of value `z`, for
+/// `share` of the time left): its best partition is offered to the run, and true is returned
+/// when the search ended in its time.
 fn cover_round(
     inst: &Instance,
-    opts: &ColgenOptions,
+    share: f64,
     run: &mut Run,
     cols: &[(f64, Column)],
     complete_to: f64,
     z: f64,
     slack: f64,
 ) -> bool {
-    let Some(share) = opts.proof_cover else {
-        return false;
-    };
     let seconds = run.remaining().map_or(cover::MAX_SECONDS, |left| {
         (left * share).min(cover::MAX_SECONDS)
     });
@@ -898,6 +905,7 @@ fn cover_round(
         let chosen: Vec<&Column> = sel.iter().map(|&c| &cols[c].1).collect();
         run.offer(inst, partition_of(inst.n, &chosen), *cost, false);
     }
+    run.stats.cover_stages += u64::from(found.complete);
     found.complete
 }
 
