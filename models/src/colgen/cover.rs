@@ -2,12 +2,12 @@
 //! cover by the enumerated columns. Every partition P costs at least z + Σ_{C∈P} rc_C at the
 //! root LP's duals (z their value; the odd-set cuts' duals only add), so a partition better
 //! than the incumbent uses columns whose reduced costs add up to at most the gap. Branching on
-//! the lowest uncovered record over its columns in order of reduced cost, and cutting a branch
-//! once its reduced costs pass the gap, the search sees every such partition among the
-//! columns. At large k and on small tables it settles stages where HiGHS's MIP spends its
-//! whole time at the root node (Adult, 50 records, k = 10: 12,111 columns, 51 s, no node; see
-//! docs/exact.md, "The frontier at a glance"); it has a time limit and otherwise leaves the
-//! stage to the MIP.
+//! the uncovered record with the fewest columns within the gap left, over its columns in order
+//! of reduced cost, and cutting a branch once its reduced costs pass the gap or a record has no
+//! column left that fits, the search sees every such partition among the columns. At large k
+//! and on small tables it settles stages where HiGHS's MIP spends its whole time at the root
+//! node (Adult, 50 records, k = 10: 12,111 columns, 51 s, no node; see docs/exact.md, "The
+//! frontier at a glance"); it has a time limit and otherwise leaves the stage to the MIP.
 
 use super::column::Column;
 use std::time::Instant;
@@ -20,7 +20,7 @@ pub(super) const MAX_CLASSES: usize = 10;
 pub(super) const MAX_SECONDS: f64 = 30.0;
 
 /// How many nodes between two looks at the clock.
-const CLOCK_EVERY: u64 = 1 << 12;
+const CLOCK_EVERY: u64 = 1 << 8;
 
 /// What a search found.
 #[derive(Debug)]
@@ -29,7 +29,7 @@ pub(super) struct Cover {
     pub complete: bool,
     /// The cheapest partition it found below `ub`: the indices of its columns and its cost.
     pub best: Option<(Vec<usize>, i64)>,
-    /// Nodes searched.
+    /// Nodes searched (calls of the search, those cut at once included).
     pub nodes: u64,
 }
 
@@ -54,7 +54,7 @@ pub(super) fn cheapest_cover(
             by_record[m as usize].push(c as u32);
         }
     }
-    // Records with the fewest columns first: fewer branches near the root.
+    // Ties go to the record with the fewest columns overall.
     let mut records: Vec<usize> = (0..n).collect();
     records.sort_by_key(|&i| by_record[i].len());
     let mut search = Search {
@@ -72,7 +72,7 @@ pub(super) fn cheapest_cover(
         nodes: 0,
         stopped: false,
     };
-    search.dfs(0, 0.0, 0);
+    search.dfs(0.0, 0);
     Cover {
         complete: !search.stopped,
         best: search.best,
@@ -82,7 +82,7 @@ pub(super) fn cheapest_cover(
 
 struct Search<'a> {
     columns: &'a [(f64, Column)],
-    /// The order in which records are branched on.
+    /// The records, fewest columns first: the order ties are broken in.
     records: Vec<usize>,
     /// The columns of every record, by reduced cost.
     by_record: Vec<Vec<u32>>,
@@ -100,20 +100,16 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The reduced costs a partition may still add after `spent`.
-    fn allowance(&self, spent: f64) -> f64 {
-        self.reach.min(self.ub as f64 - 1.0 - self.z + self.slack) - spent
+    /// Whether `column` misses every covered record.
+    fn fits(&self, column: &Column) -> bool {
+        column.members.iter().all(|&m| !self.covered[m as usize])
     }
 
-    fn dfs(&mut self, first: usize, spent: f64, cost: i64) {
-        let Some(at) = (first..self.records.len()).find(|&at| !self.covered[self.records[at]])
-        else {
-            if cost < self.ub {
-                self.ub = cost;
-                self.best = Some((self.chosen.clone(), cost));
-            }
-            return;
-        };
+    /// Branches on the uncovered record with the fewest columns within the allowance (the first
+    /// in `records` on a tie), over those that fit; cut where an uncovered record has no fitting
+    /// column within it.
+    fn dfs(&mut self, spent: f64, cost: i64) {
+        // Every call looks at every uncovered record: the clock is read every few calls.
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
@@ -121,23 +117,45 @@ impl Search<'_> {
         if self.stopped {
             return;
         }
-        let i = self.records[at];
+        let allowance = self.allowance(spent);
+        let mut pick: Option<(usize, usize)> = None;
+        for &j in &self.records {
+            if self.covered[j] {
+                continue;
+            }
+            let list = &self.by_record[j];
+            let within = list.partition_point(|&c| self.columns[c as usize].0 <= allowance);
+            if !list[..within]
+                .iter()
+                .any(|&c| self.fits(&self.columns[c as usize].1))
+            {
+                return;
+            }
+            if pick.is_none_or(|(n, _)| within < n) {
+                pick = Some((within, j));
+            }
+        }
+        let Some((_, i)) = pick else {
+            if cost < self.ub {
+                self.ub = cost;
+                self.best = Some((self.chosen.clone(), cost));
+            }
+            return;
+        };
         for k in 0..self.by_record[i].len() {
             let c = self.by_record[i][k] as usize;
             let (rc, column) = &self.columns[c];
-            // Sorted by reduced cost: the rest cost more. The allowance shrinks as better
-            // partitions are found.
             if *rc > self.allowance(spent) {
                 break;
             }
-            if column.members.iter().any(|&m| self.covered[m as usize]) {
+            if !self.fits(column) {
                 continue;
             }
             for &m in &column.members {
                 self.covered[m as usize] = true;
             }
             self.chosen.push(c);
-            self.dfs(at + 1, spent + rc, cost + column.cost);
+            self.dfs(spent + rc, cost + column.cost);
             self.chosen.pop();
             for &m in &column.members {
                 self.covered[m as usize] = false;
@@ -146,6 +164,11 @@ impl Search<'_> {
                 return;
             }
         }
+    }
+
+    /// The reduced costs a partition may still add after `spent`.
+    fn allowance(&self, spent: f64) -> f64 {
+        self.reach.min(self.ub as f64 - 1.0 - self.z + self.slack) - spent
     }
 }
 

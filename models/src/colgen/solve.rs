@@ -709,8 +709,9 @@ fn settle(
         run.stats.proof_probes += 1;
     }
     let mut theta: Option<f64> = None; // threshold below which every column is in the set
-                                       // The cover search while it keeps up: not after a stage it did not finish (the next have
-                                       // more columns and a wider reach), nor where a partition has too many classes.
+
+    // The cover search while it keeps up: not after a stage it did not finish (the next have
+    // more columns and a wider reach), nor where a partition has too many classes.
     let mut cover = opts
         .proof_cover
         .filter(|_| inst.max_classes() <= cover::MAX_CLASSES);
