@@ -36,7 +36,7 @@ pub(super) struct Cover {
 /// The cheapest partition of `n` records by `columns` (reduced cost, column) that costs at most
 /// `ub` − 1 and whose reduced costs add up to at most `min(reach, cost bound − 1 − z + slack)`,
 /// where the cost bound is `ub` or the cheapest partition found so far; searched until
-/// `deadline`.
+/// `deadline` or a stop request ([`crate::stop::requested`]).
 pub(super) fn cheapest_cover(
     n: usize,
     columns: &[(f64, Column)],
@@ -109,9 +109,10 @@ impl Search<'_> {
     /// in `records` on a tie), over those that fit; cut where an uncovered record has no fitting
     /// column within it.
     fn dfs(&mut self, spent: f64, cost: i64) {
-        // Every call looks at every uncovered record: the clock is read every few calls.
+        // Every call looks at every uncovered record: the clock and the stop request are read
+        // every few calls.
         self.nodes += 1;
-        if self.nodes % CLOCK_EVERY == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes % CLOCK_EVERY == 1 && crate::stop::past(self.deadline) {
             self.stopped = true;
         }
         if self.stopped {
@@ -291,6 +292,18 @@ mod tests {
             let cover = cheapest_cover(n, &columns, reach, z, 1e-6, i64::MAX / 4, None);
             assert!(cover.best.is_none(), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn a_search_asked_to_stop_is_not_complete() {
+        let (columns, z) = instance(10, 3);
+        let token = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let cover = crate::stop::with_token(Some(token), || {
+            cheapest_cover(10, &columns, f64::INFINITY, z, 1e-6, i64::MAX / 4, None)
+        });
+        assert!(!cover.complete);
+        let cover = cheapest_cover(10, &columns, f64::INFINITY, z, 1e-6, i64::MAX / 4, None);
+        assert!(cover.complete, "without the request");
     }
 
     #[test]
