@@ -19,13 +19,14 @@ pub(super) const MAX_CLASSES: usize = 10;
 /// The longest a search may take (also without a time limit).
 pub(super) const MAX_SECONDS: f64 = 30.0;
 
-/// How many nodes between two looks at the clock.
+/// How many calls of the search between two looks at the clock and the stop request.
 const CLOCK_EVERY: u64 = 1 << 8;
 
 /// What a search found.
 #[derive(Debug)]
 pub(super) struct Cover {
-    /// The search saw every partition within the budget (else its time ran out).
+    /// The search saw every partition within the budget (else its time ran out or a stop was
+    /// requested).
     pub complete: bool,
     /// The cheapest partition it found below `ub`: the indices of its columns and its cost.
     pub best: Option<(Vec<usize>, i64)>,
