@@ -3,8 +3,10 @@
 //! root LP's duals (z their value; the odd-set cuts' duals only add), so a partition better
 //! than the incumbent uses columns whose reduced costs add up to at most the gap. Branching on
 //! the uncovered record with the fewest columns within the gap left, over its columns in order
-//! of reduced cost, and cutting a branch once its reduced costs pass the gap or a record has no
-//! column left that fits, the search sees every such partition among the columns. At large k
+//! of reduced cost, and cutting a branch once its reduced costs pass the gap, a record has no
+//! column left that fits, or the records' floors (each one's least reduced cost per member of a
+//! column that fits) add up to more than the gap left, the search sees every such partition
+//! among the columns. At large k
 //! and on small tables it settles stages where HiGHS's MIP spends its whole time at the root
 //! node (Adult, 50 records, k = 10: 12,111 columns, 51 s, no node; see docs/exact.md, "The
 //! frontier at a glance"); it has a time limit and otherwise leaves the stage to the MIP.
@@ -18,6 +20,10 @@ pub(super) const MAX_CLASSES: usize = 10;
 
 /// The longest a search may take (also without a time limit).
 pub(super) const MAX_SECONDS: f64 = 30.0;
+
+/// How far the records' floors may pass the allowance before a branch is cut (they add up
+/// the same reduced costs in another order).
+const FLOOR_TOLERANCE: f64 = 1e-9;
 
 /// How many calls of the search between two looks at the clock and the stop request.
 const CLOCK_EVERY: u64 = 1 << 8;
@@ -58,10 +64,21 @@ pub(super) fn cheapest_cover(
     // Ties go to the record with the fewest columns overall.
     let mut records: Vec<usize> = (0..n).collect();
     records.sort_by_key(|&i| by_record[i].len());
+    let share = |c: u32| columns[c as usize].0 / columns[c as usize].1.members.len() as f64;
+    let by_share: Vec<Vec<u32>> = by_record
+        .iter()
+        .map(|list| {
+            let mut list = list.clone();
+            list.sort_by(|&a, &b| share(a).total_cmp(&share(b)));
+            list
+        })
+        .collect();
     let mut search = Search {
         columns,
         records,
         by_record,
+        by_share,
+        floors: Vec::new(),
         covered: vec![false; n],
         chosen: Vec::new(),
         best: None,
@@ -87,6 +104,11 @@ struct Search<'a> {
     records: Vec<usize>,
     /// The columns of every record, by reduced cost.
     by_record: Vec<Vec<u32>>,
+    /// The columns of every record, by reduced cost per member.
+    by_share: Vec<Vec<u32>>,
+    /// At every depth, each uncovered record's floor: the least reduced cost per member of a
+    /// column that fits and is within the allowance.
+    floors: Vec<Vec<f64>>,
     covered: Vec<bool>,
     chosen: Vec<usize>,
     best: Option<(Vec<usize>, i64)>,
@@ -108,7 +130,9 @@ impl Search<'_> {
 
     /// Branches on the uncovered record with the fewest columns within the allowance (the first
     /// in `records` on a tie), over those that fit; cut where an uncovered record has no fitting
-    /// column within it.
+    /// column within it, or where the records' floors add up to more than the allowance: a
+    /// partition's reduced costs are the sum over its records of their columns' reduced cost
+    /// per member, at least each record's floor.
     fn dfs(&mut self, spent: f64, cost: i64) {
         // Every call looks at every uncovered record: the clock and the stop request are read
         // every few calls.
@@ -119,20 +143,32 @@ impl Search<'_> {
         if self.stopped {
             return;
         }
+        // Every depth keeps its records' floors for its branches.
+        let depth = self.chosen.len();
+        if self.floors.len() <= depth {
+            self.floors.push(vec![0.0; self.covered.len()]);
+        }
+        let mut floors = std::mem::take(&mut self.floors[depth]);
+        self.branch(spent, cost, &mut floors);
+        self.floors[depth] = floors;
+    }
+
+    /// The search's node below `dfs`'s checks, with `floors` to fill for its uncovered records.
+    fn branch(&mut self, spent: f64, cost: i64, floors: &mut [f64]) {
         let allowance = self.allowance(spent);
+        let mut floor_sum = 0.0;
         let mut pick: Option<(usize, usize)> = None;
         for &j in &self.records {
             if self.covered[j] {
                 continue;
             }
+            let Some(floor) = self.floor(j, allowance) else {
+                return;
+            };
+            floors[j] = floor;
+            floor_sum += floor;
             let list = &self.by_record[j];
             let within = list.partition_point(|&c| self.columns[c as usize].0 <= allowance);
-            if !list[..within]
-                .iter()
-                .any(|&c| self.fits(&self.columns[c as usize].1))
-            {
-                return;
-            }
             if pick.is_none_or(|(n, _)| within < n) {
                 pick = Some((within, j));
             }
@@ -144,13 +180,19 @@ impl Search<'_> {
             }
             return;
         };
+        if floor_sum > allowance + FLOOR_TOLERANCE {
+            return;
+        }
         for k in 0..self.by_record[i].len() {
             let c = self.by_record[i][k] as usize;
             let (rc, column) = &self.columns[c];
-            if *rc > self.allowance(spent) {
+            let allowance = self.allowance(spent);
+            if *rc > allowance {
                 break;
             }
-            if !self.fits(column) {
+            // The records the column leaves still need their floors at least.
+            let freed: f64 = column.members.iter().map(|&m| floors[m as usize]).sum();
+            if rc + floor_sum - freed > allowance + FLOOR_TOLERANCE || !self.fits(column) {
                 continue;
             }
             for &m in &column.members {
@@ -166,6 +208,15 @@ impl Search<'_> {
                 return;
             }
         }
+    }
+
+    /// The least reduced cost per member of a column of record `j` that fits and whose
+    /// reduced cost is within `allowance`; `None` if it has none.
+    fn floor(&self, j: usize, allowance: f64) -> Option<f64> {
+        self.by_share[j].iter().find_map(|&c| {
+            let (rc, column) = &self.columns[c as usize];
+            (*rc <= allowance && self.fits(column)).then(|| rc / column.members.len() as f64)
+        })
     }
 
     /// The reduced costs a partition may still add after `spent`.
@@ -293,6 +344,25 @@ mod tests {
             let cover = cheapest_cover(n, &columns, reach, z, 1e-6, i64::MAX / 4, None);
             assert!(cover.best.is_none(), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn the_floors_cut_where_the_reduced_costs_alone_do_not() {
+        // Every record has a column within the reach 1.5, but covering all four costs at least
+        // 4 × 0.5 (the pairs' reduced cost per member): the root is cut. Without the floors the
+        // search would try the pair {0, 1} before finding {2, 3} out of reach.
+        let column = |members: Vec<u32>, rc: f64| (rc, Column { members, cost: 10 });
+        let columns = vec![
+            column(vec![0, 1], 1.0),
+            column(vec![2, 3], 1.0),
+            column(vec![0, 1, 2, 3], 3.0),
+        ];
+        let cover = cheapest_cover(4, &columns, 1.5, 0.0, 0.0, i64::MAX / 4, None);
+        assert!(cover.complete && cover.best.is_none());
+        assert_eq!(cover.nodes, 1);
+        // Within a reach of 2 the pairs are the cheapest partition.
+        let cover = cheapest_cover(4, &columns, 2.0, 0.0, 0.0, i64::MAX / 4, None);
+        assert_eq!(cover.best.map(|b| b.1), Some(20));
     }
 
     #[test]

@@ -808,7 +808,9 @@ fn settle(
         if !settled {
             cover = None;
         }
-        let proven = settled || {
+        let proven = if settled {
+            true
+        } else {
             let columns: Vec<Column> = cols.into_iter().map(|c| c.1).collect();
             let left = run.remaining().map(|left| left * probe.unwrap_or(1.0));
             let limits = MipLimits {
