@@ -387,7 +387,13 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
 
 /// A proof MIP stopped by its limit ends a margin before the run's deadline (HiGHS overruns
 /// its own limit; here its limit is 10 ms): the run hands the time left to the companion, which
-/// restarts on every core, the result keeps the run's optimum, and the limit holds.
+/// restarts on every core, the result keeps the run's optimum, and the limit holds. The MIP
+/// (10,080 columns) starts at about 0.2 s and ends 0.05-0.07 s later in most runs, but in about
+/// one in fifteen, alone on the machine or in CI, HiGHS's root separation re-solved its LP for
+/// seconds without looking at its limit (gdb: `HighsSeparation::separationRound` →
+/// `HighsLpRelaxation::resolveLp`; 6.3 s once) and the run left it half a second past its
+/// deadline (`detached::PAST_DEADLINE`), with no time left to hand over: such a run is held to
+/// the rest (the note, the optimum, the limit), and every other run to the hand-over too.
 #[test]
 fn a_proof_mip_stopped_by_the_clock_hands_the_rest_to_the_companion() {
     let count = 168;
@@ -412,9 +418,13 @@ fn a_proof_mip_stopped_by_the_clock_hands_the_rest_to_the_companion() {
     let took = t.elapsed();
     assert_eq!(r.note.as_deref(), Some("time limit in the proof MIP"));
     let handed = r.stats.handover_s.expect("handed over");
-    assert!(handed < limit.as_secs_f64(), "{handed}");
-    let calls = calls.lock().unwrap().clone();
-    assert_eq!(calls.last(), Some(&Cores::All), "{calls:?}");
+    if handed < limit.as_secs_f64() {
+        let calls = calls.lock().unwrap().clone();
+        assert_eq!(calls.last(), Some(&Cores::All), "{calls:?}");
+    } else {
+        // HiGHS's root stalled past the deadline (above).
+        assert!(r.stats.mip_time_s >= 2.0, "{handed} {}", r.stats.mip_time_s);
+    }
     assert_eq!(r.objective, Some(optimum));
     assert!(took <= limit + Duration::from_secs(2), "{took:?}");
 }
