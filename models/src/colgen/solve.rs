@@ -803,8 +803,11 @@ fn settle(
                 run.start.elapsed().as_secs_f64()
             );
         }
-        let settled = cover
-            .is_some_and(|share| cover_round(inst, share, &mut run, &cols, complete_to, z, slack));
+        // A probe's search gets the probe's share of its own share, as its MIP does.
+        let settled = cover.is_some_and(|share| {
+            let share = share * probe.unwrap_or(1.0);
+            cover_round(inst, share, &mut run, &cols, complete_to, z, slack)
+        });
         if !settled {
             cover = None;
         }

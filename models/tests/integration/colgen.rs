@@ -1079,7 +1079,7 @@ fn the_cover_search_settles_stages_and_loses_no_optimum() {
             criterion: Criterion::Dbil,
             time_limit: Some(std::time::Duration::from_secs(60)),
             proof: Proof::Enumeration,
-            proof_cover: on.then_some(0.25),
+            proof_cover: on.then_some(0.9),
             ..ColgenOptions::default()
         };
         let what = format!("seed {seed}");
