@@ -6,10 +6,10 @@
 //! of reduced cost, and cutting a branch once its reduced costs pass the gap, a record has no
 //! column left that fits, or the records' floors (each one's least reduced cost per member of a
 //! column that fits) add up to more than the gap left, the search sees every such partition
-//! among the columns. At large k
-//! and on small tables it settles stages where HiGHS's MIP spends its whole time at the root
-//! node (Adult, 50 records, k = 10: 12,111 columns, 51 s, no node; see docs/exact.md, "The
-//! frontier at a glance"); it has a time limit and otherwise leaves the stage to the MIP.
+//! among the columns. At large k and on small tables it settles stages where HiGHS's MIP spends
+//! its whole time at the root node (Adult, 50 records, k = 10: 12,111 columns, 51 s, no node;
+//! see docs/exact.md, "The frontier at a glance"); it has a time limit and otherwise leaves the
+//! stage to the MIP.
 
 use super::column::Column;
 use std::time::Instant;

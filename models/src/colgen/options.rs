@@ -94,10 +94,11 @@ pub struct ColgenOptions {
     /// enumeration proof first searches its columns for the cheapest exact cover within the
     /// gap's reduced costs ([`super::cover`]) for at most this share of the time left (at most
     /// [`super::cover::MAX_SECONDS`]); a search that ends settles the stage without its MIP,
-    /// and after one that does not, the later stages go to their MIPs. Default `Some(0.9)`
-    /// (at these sizes HiGHS's MIP mostly stays at its root: diabetes 100, k = 10, proven in
-    /// 32.6 s with 0.9, not with 0.25; docs/exact.md); `OPTIK_PROOF_COVER` sets the share (`0`: off, every stage goes to the MIP; an ablation
-    /// knob).
+    /// and after one that does not, the later stages go to their MIPs. A probe's search gets
+    /// the probe's share of it. Default `Some(0.9)` (at these sizes HiGHS's MIP mostly stays at
+    /// its root: diabetes 100, k = 10, proven in 32.6 s with 0.9, not with 0.25;
+    /// docs/exact.md); `OPTIK_PROOF_COVER` sets the share (`0`: off, every stage goes to the
+    /// MIP; an ablation knob).
     pub proof_cover: Option<f64>,
     /// With a time limit, below 500 records, before branch-and-price (after the proof probe)
     /// while the incumbent has a class above the tight size ([`super::tight`]), a
