@@ -196,6 +196,10 @@ pub struct EngineStats {
     /// `colgen::solve`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stall_mips: u64,
+    /// LP roundings at the convergences of the root's cut rounds (see
+    /// `ColgenOptions::cut_rounding`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut_roundings: u64,
     /// Master LP solves at interior points, while the root's fast pricing descends (see
     /// `ColgenOptions::interior_descent`).
     #[serde(default, skip_serializing_if = "is_zero")]

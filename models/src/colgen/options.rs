@@ -142,6 +142,13 @@ pub struct ColgenOptions {
     /// against 12.5 s; bounds within 0.02% at 200–500 records); `OPTIK_ROOT_CUT_TAIL` sets the
     /// share (`0`: the absolute test alone, as before; an ablation knob).
     pub root_cut_tail: Option<f64>,
+    /// The LP's rounding at each convergence of the root's cut rounds, offered as an incumbent
+    /// (the companion restarts from it when it is better). The cuts move the LP for seconds at
+    /// large k, and each LP rounds to another partition: on Adult 500, k = 10, the rounding
+    /// after the last cut round was 1.4% below the companion's partition. Default on (gaps
+    /// lower in 9 of 12 paired runs at k = 5 and 10, 500–1,000 records; docs/exact.md);
+    /// `OPTIK_CUT_ROUNDING=0` off (an ablation knob).
+    pub cut_rounding: bool,
     /// The LP rounding's steps ([`super::rounding::Moves`]; default: all, unless the knobs
     /// `OPTIK_ROUND_FORM` / `OPTIK_LOCAL_SWAPS` are `0`).
     pub rounding: super::rounding::Moves,
@@ -357,6 +364,7 @@ impl Default for ColgenOptions {
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
             root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
+            cut_rounding: std::env::var("OPTIK_CUT_ROUNDING").as_deref() != Ok("0"),
             rounding: super::rounding::Moves::default(),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
@@ -410,6 +418,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_sync", &self.node_sync)
             .field("node_cut_tail", &self.node_cut_tail)
             .field("root_cut_tail", &self.root_cut_tail)
+            .field("cut_rounding", &self.cut_rounding)
             .field("rounding", &self.rounding)
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("centroid_pricing", &self.centroid_pricing)

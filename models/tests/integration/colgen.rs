@@ -1559,6 +1559,42 @@ fn odd_set_cuts_on_more_than_three_records_lose_no_optimum() {
     );
 }
 
+/// The LP's rounding at each convergence of the root's cut rounds
+/// (`ColgenOptions::cut_rounding`) loses no optimum: under each proof the run matches brute
+/// force, and some runs do round there, so the check reaches them; with the option off none
+/// does.
+#[test]
+fn roundings_between_the_cut_rounds_lose_no_optimum() {
+    let mut runs_that_rounded = 0;
+    for seed in 0..30u64 {
+        let ks: &[u32] = [&[2][..], &[3], &[2, 3]][seed as usize % 3];
+        let criterion = [Criterion::Dbil, Criterion::Sse][seed as usize % 2];
+        let inst = match criterion {
+            Criterion::Sse => random_sse_instance(10, ks, seed),
+            _ => random_instance(11, ks, seed),
+        };
+        let (_, opt) = brute_force(&inst, criterion, 1).expect("feasible");
+        for proof in PROOFS {
+            for cut_rounding in [false, true] {
+                let what = format!("seed {seed} {criterion:?} {proof:?} rounding {cut_rounding}");
+                let opts = ColgenOptions {
+                    criterion,
+                    proof,
+                    cut_rounding,
+                    ..ColgenOptions::default()
+                };
+                let r = solve_against_brute_force(&inst, opt, opts, &what);
+                if !cut_rounding {
+                    assert_eq!(r.stats.cut_roundings, 0, "{what}");
+                } else if r.stats.cut_roundings > 0 {
+                    runs_that_rounded += 1;
+                }
+            }
+        }
+    }
+    assert!(runs_that_rounded > 0, "no run rounded between cut rounds");
+}
+
 /// A proof MIP stopped early (here by a node limit) still bounds the run: its dual bound
 /// where the enumeration was complete, so the run's bound rises above the root LP's and stays
 /// below the optimum. 150 random records in eight dimensions at k = 3, where HiGHS does not
