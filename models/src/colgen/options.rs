@@ -146,7 +146,7 @@ pub struct ColgenOptions {
     /// (the companion restarts from it when it is better). The cuts move the LP for seconds at
     /// large k, and each LP rounds to another partition: on Adult 500, k = 10, the rounding
     /// after the last cut round was 1.4% below the companion's partition. Default on (gaps
-    /// lower in 9 of 12 paired runs at k = 5 and 10, 500–1,000 records; docs/exact.md);
+    /// lower in 12 of 16 paired runs at k = 5 and 10, 500–1,000 records; docs/exact.md);
     /// `OPTIK_CUT_ROUNDING=0` off (an ablation knob).
     pub cut_rounding: bool,
     /// The LP rounding's steps ([`super::rounding::Moves`]; default: all, unless the knobs
