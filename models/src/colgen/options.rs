@@ -146,8 +146,9 @@ pub struct ColgenOptions {
     /// (the companion restarts from it when it is better). The cuts move the LP for seconds at
     /// large k, and each LP rounds to another partition: on Adult 500, k = 10, the rounding
     /// after the last cut round was 1.4% below the companion's partition. Default on (gaps
-    /// lower in 12 of 16 paired runs at k = 5 and 10, 500–1,000 records; docs/exact.md);
-    /// `OPTIK_CUT_ROUNDING=0` off (an ablation knob).
+    /// lower in 12 of 16 paired runs at k = 5 and 10, 500–1,000 records; at 50 records
+    /// diabetes, k = 10, lost: 0.11% → 0.38%; docs/exact.md); `OPTIK_CUT_ROUNDING=0` off (an
+    /// ablation knob).
     pub cut_rounding: bool,
     /// The LP rounding's steps ([`super::rounding::Moves`]; default: all, unless the knobs
     /// `OPTIK_ROUND_FORM` / `OPTIK_LOCAL_SWAPS` are `0`).
