@@ -596,10 +596,10 @@ fn converge(
             // The LP after a cut round rounds to another partition (Adult 500, k = 10: the
             // cut rounds ran from 8.5 s to 26.7 s of a minute, and the rounding after the last
             // was 1.4% below the companion's partition): each one is offered, and the
-            // companion goes on from it when it is better.
+            // companion goes on from it when it is better (at the next sync: the loop's top,
+            // or the proof's).
             lp_rounding(inst, opts, run, master, &sol);
             run.stats.cut_roundings += 1;
-            run.sync_companion(inst);
         }
         // Past the first convergence the search no longer runs "early".
         improved_early = true;
