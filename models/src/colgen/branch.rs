@@ -434,6 +434,12 @@ fn node_lp(
             continue;
         }
         let Some(sol) = master.solve(run.remaining()) else {
+            // HiGHS stops at its limit a moment before the run's deadline; with more time left
+            // it failed twice, and the companion gets that time, as in the root's rounds.
+            if run.remaining().is_none_or(|left| left >= 1.0) {
+                run.hand_over(inst);
+                return Err("node LP not solved");
+            }
             return Err("time limit in a node LP");
         };
         run.stats.lp_time_s += sol.seconds;
@@ -628,6 +634,46 @@ mod tests {
                 assert_eq!(run.ub(), if node_sync { 4 } else { 40 });
             });
         }
+    }
+
+    /// A node LP that HiGHS cannot solve (it failed twice, `Master::solve`) with time left
+    /// hands the run's core to the companion, whose partition the run then takes, before the
+    /// node stops.
+    #[test]
+    fn a_node_lp_that_cannot_be_solved_hands_the_core_over() {
+        use super::super::column::Column;
+        use super::super::options::ColgenOptions;
+        use super::super::run::with_a_companion_holding_the_pairs;
+        use super::{node_lp, Master, Pairs};
+        with_a_companion_holding_the_pairs(false, |inst, run| {
+            let opts = ColgenOptions {
+                handover_after: None,
+                ..ColgenOptions::default()
+            };
+            let mut master = Master::new(inst.n);
+            for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
+                master.add_column(Column::new(inst, opts.criterion, members));
+            }
+            master.add_artificials(run.cap as f64);
+            master.failing_solves = usize::MAX;
+            let mut node_best = 3.6;
+            let mut hand_over = HandOver::new(&opts, run);
+            let end = node_lp(
+                inst,
+                &opts,
+                run,
+                &mut master,
+                &Pairs::default(),
+                2.0,
+                (f64::INFINITY, &mut node_best),
+                &mut hand_over,
+                None,
+            );
+            assert_eq!(end.err(), Some("node LP not solved"));
+            // The companion published its pairs (cost 4) only on every core.
+            assert_eq!(run.ub(), 4);
+            assert!(run.stats.handover_s.is_some());
+        });
     }
 
     /// A node's cut rounds tail off when the last one raised its LP by less than the share of

@@ -56,6 +56,9 @@ pub struct Master {
     simplex: SimplexChoice,
     /// Solve by the interior-point method without crossover ([`Master::set_interior`]).
     interior: bool,
+    /// Solves that fail before HiGHS is called (tests of what the callers do then).
+    #[cfg(test)]
+    pub(super) failing_solves: usize,
 }
 
 impl std::fmt::Debug for Master {
@@ -131,6 +134,8 @@ impl Master {
             primal_warm: false,
             simplex: SimplexChoice::from_env(),
             interior: false,
+            #[cfg(test)]
+            failing_solves: 0,
         }
     }
 
@@ -328,6 +333,11 @@ impl Master {
     /// solved"), the master is rebuilt without a basis and solved once more; a second failure
     /// is `None` too, and the caller stops as at a limit.
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
+        #[cfg(test)]
+        if self.failing_solves > 0 {
+            self.failing_solves -= 1;
+            return None;
+        }
         let start = Instant::now();
         match self.solve_once(time_limit) {
             Ok(sol) => sol,

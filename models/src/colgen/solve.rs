@@ -334,6 +334,10 @@ fn converge(
                 }
                 continue;
             }
+            // HiGHS failed twice with time left: rather than end the run early (the whole
+            // diabetes table, k = 10: at 11 s of 60), the companion gets the time left on
+            // every core; the bound stays what it is.
+            run.hand_over(inst);
             return Err("master LP not solved");
         };
         run.stats.lp_time_s += sol.seconds;
@@ -1576,6 +1580,28 @@ mod tests {
             })
             .collect();
         Instance::new(1.0, k, dist).expect("valid")
+    }
+
+    /// A root LP that HiGHS cannot solve (it failed twice, `Master::solve`) with time left
+    /// hands the run's core to the companion, whose partition the run then takes, instead of
+    /// ending the run at once.
+    #[test]
+    fn a_root_lp_that_cannot_be_solved_hands_the_core_over() {
+        use super::super::column::Column;
+        use super::super::run::with_a_companion_holding_the_pairs;
+        with_a_companion_holding_the_pairs(false, |inst, run| {
+            let opts = ColgenOptions::default();
+            let mut master = Master::new(inst.n);
+            for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
+                master.add_column(Column::new(inst, opts.criterion, members));
+            }
+            master.failing_solves = usize::MAX;
+            let end = converge(inst, &opts, run, &mut master);
+            assert_eq!(end.err(), Some("master LP not solved"));
+            // The companion published its pairs (cost 4) only on every core.
+            assert_eq!(run.ub(), 4);
+            assert!(run.stats.handover_s.is_some());
+        });
     }
 
     #[test]
