@@ -548,7 +548,45 @@ fn branching_pair(master: &Master, sol: &LpSolution) -> Option<(u32, u32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{stalled, HandOver};
+    use super::super::options::ColgenOptions;
+    use super::super::run::Run;
+    use super::{node_lp, stalled, HandOver, Master, NodeLp, Pairs};
+    use crate::Instance;
+
+    /// A master over the two pairs of `run::two_pairs_far_apart` and the one class of all
+    /// four records, with artificial columns.
+    fn master_over_the_pairs(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Master {
+        use super::super::column::Column;
+        let mut master = Master::new(inst.n);
+        for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
+            master.add_column(Column::new(inst, opts.criterion, members));
+        }
+        master.add_artificials(run.cap as f64);
+        master
+    }
+
+    /// [`node_lp`] at the root (no decisions, the run's bound 3.6, nothing else open).
+    fn root_node_lp(
+        inst: &Instance,
+        opts: &ColgenOptions,
+        run: &mut Run,
+        master: &mut Master,
+        enumerate_from: Option<f64>,
+    ) -> Result<NodeLp, &'static str> {
+        let mut node_best = 3.6;
+        let mut hand_over = HandOver::new(opts, run);
+        node_lp(
+            inst,
+            opts,
+            run,
+            master,
+            &Pairs::default(),
+            2.0,
+            (f64::INFINITY, &mut node_best),
+            &mut hand_over,
+            enumerate_from,
+        )
+    }
 
     /// A stalled tree hands its core over between a node's rounds only with
     /// `handover_in_nodes`, never while its bound rises fast enough, and once: the run then
@@ -591,10 +629,7 @@ mod tests {
     /// (`ColgenOptions::node_sync`); without it the node goes on to its LP.
     #[test]
     fn a_node_gives_way_to_the_enumeration_when_the_companion_closes_the_gap() {
-        use super::super::column::Column;
-        use super::super::options::ColgenOptions;
         use super::super::run::with_a_companion_holding_the_pairs;
-        use super::{node_lp, Master, NodeLp, Pairs};
         use std::time::{Duration, Instant};
         for node_sync in [true, false] {
             with_a_companion_holding_the_pairs(true, |inst, run| {
@@ -610,26 +645,10 @@ mod tests {
                     handover_after: None,
                     ..ColgenOptions::default()
                 };
-                let mut master = Master::new(inst.n);
-                for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
-                    master.add_column(Column::new(inst, opts.criterion, members));
-                }
-                master.add_artificials(run.cap as f64);
-                let mut node_best = 3.6;
-                let mut hand_over = HandOver::new(&opts, run);
+                let mut master = master_over_the_pairs(inst, &opts, run);
                 // The root LP's 3.99 is within the enumeration's reach of 4, not of 40.
-                let end = node_lp(
-                    inst,
-                    &opts,
-                    run,
-                    &mut master,
-                    &Pairs::default(),
-                    2.0,
-                    (f64::INFINITY, &mut node_best),
-                    &mut hand_over,
-                    Some(3.99),
-                )
-                .expect("not stopped");
+                let end =
+                    root_node_lp(inst, &opts, run, &mut master, Some(3.99)).expect("not stopped");
                 assert_eq!(matches!(end, NodeLp::Enumerate), node_sync);
                 assert_eq!(run.ub(), if node_sync { 4 } else { 40 });
             });
@@ -641,34 +660,15 @@ mod tests {
     /// node stops.
     #[test]
     fn a_node_lp_that_cannot_be_solved_hands_the_core_over() {
-        use super::super::column::Column;
-        use super::super::options::ColgenOptions;
         use super::super::run::with_a_companion_holding_the_pairs;
-        use super::{node_lp, Master, Pairs};
         with_a_companion_holding_the_pairs(false, |inst, run| {
             let opts = ColgenOptions {
                 handover_after: None,
                 ..ColgenOptions::default()
             };
-            let mut master = Master::new(inst.n);
-            for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
-                master.add_column(Column::new(inst, opts.criterion, members));
-            }
-            master.add_artificials(run.cap as f64);
+            let mut master = master_over_the_pairs(inst, &opts, run);
             master.failing_solves = usize::MAX;
-            let mut node_best = 3.6;
-            let mut hand_over = HandOver::new(&opts, run);
-            let end = node_lp(
-                inst,
-                &opts,
-                run,
-                &mut master,
-                &Pairs::default(),
-                2.0,
-                (f64::INFINITY, &mut node_best),
-                &mut hand_over,
-                None,
-            );
+            let end = root_node_lp(inst, &opts, run, &mut master, None);
             assert_eq!(end.err(), Some("node LP not solved"));
             // The companion published its pairs (cost 4) only on every core.
             assert_eq!(run.ub(), 4);
