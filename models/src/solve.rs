@@ -327,7 +327,7 @@ fn lns_companion(criterion: Criterion) -> Companion {
                     threads: threads.max(1),
                     max_size: companion_max_size(inst.n),
                     constraints: constraints.clone(),
-                    rule: companion_rule(inst.n),
+                    rule: companion_rule(inst),
                     on_partition: Some(Box::new(move |p, ev| publish(p, ev.objective))),
                     record_bounds: Some(bounds.values.clone()),
                     seed_bias: if bounds.duals {
@@ -389,15 +389,28 @@ fn companion_max_size(n: usize) -> usize {
     companion_max_size_for(n, knob.and_then(|v| v.parse().ok()))
 }
 
+/// The smallest k_i from which the companion takes the related rule on any table size (see
+/// [`companion_rule`]).
+const RELATED_FROM_K: u32 = 5;
+
 /// The companion's neighbourhood rule: `OPTIK_LNS_RULE` when set, else the related rule below
-/// [`HALF_TABLE_BELOW`] records and medoid to seed above.
-fn companion_rule(n: usize) -> NeighbourhoodRule {
-    companion_rule_for(n, rule_from_env())
+/// [`HALF_TABLE_BELOW`] records or when every k_i is at least [`RELATED_FROM_K`], and medoid
+/// to seed otherwise. Medoid to seed was chosen on personal k_i; at uniform k = 5 (1,000
+/// records) and k = 10 (500 records) the related rule ended lower in 13 of 18 side-by-side
+/// runs (docs/exact.md, "The companion's rule at uniform k").
+fn companion_rule(inst: &Instance) -> NeighbourhoodRule {
+    let least_k = inst.k.iter().copied().min().unwrap_or(1);
+    companion_rule_for(inst.n, least_k, rule_from_env())
 }
 
-/// [`companion_rule`] for the knob's rule `knob`.
-fn companion_rule_for(n: usize, knob: Option<NeighbourhoodRule>) -> NeighbourhoodRule {
-    knob.unwrap_or(if n < HALF_TABLE_BELOW {
+/// [`companion_rule`] for `n` records whose smallest k_i is `least_k`, and the knob's rule
+/// `knob`.
+fn companion_rule_for(
+    n: usize,
+    least_k: u32,
+    knob: Option<NeighbourhoodRule>,
+) -> NeighbourhoodRule {
+    knob.unwrap_or(if n < HALF_TABLE_BELOW || least_k >= RELATED_FROM_K {
         NeighbourhoodRule::Related
     } else {
         NeighbourhoodRule::MedoidToSeed
@@ -597,17 +610,24 @@ mod tests {
         assert_eq!(companion_max_size_for(442, Some(300)), 300);
     }
 
-    /// Below 500 records the companion's neighbourhoods follow the related rule, above it the
-    /// seed's medoid; the knob's rule wins.
+    /// Below 500 records, or when every k_i is at least 5, the companion's neighbourhoods
+    /// follow the related rule, otherwise the seed's medoid; the knob's rule wins.
     #[test]
-    fn the_companion_randomises_its_neighbourhoods_on_small_tables() {
+    fn the_companion_randomises_its_neighbourhoods_on_small_tables_and_at_large_k() {
         use NeighbourhoodRule::{ClosestRecords, MedoidToSeed, Related};
-        assert_eq!(companion_rule_for(442, None), Related);
-        assert_eq!(companion_rule_for(1000, None), MedoidToSeed);
+        assert_eq!(companion_rule_for(442, 2, None), Related);
+        assert_eq!(companion_rule_for(1000, 2, None), MedoidToSeed);
+        assert_eq!(companion_rule_for(1000, 3, None), MedoidToSeed);
+        assert_eq!(companion_rule_for(1000, 5, None), Related);
+        assert_eq!(companion_rule_for(500, 10, None), Related);
         assert_eq!(
-            companion_rule_for(442, Some(ClosestRecords)),
+            companion_rule_for(442, 2, Some(ClosestRecords)),
             ClosestRecords
         );
-        assert_eq!(companion_rule_for(1000, Some(Related)), Related);
+        assert_eq!(companion_rule_for(1000, 2, Some(Related)), Related);
+        assert_eq!(
+            companion_rule_for(1000, 5, Some(MedoidToSeed)),
+            MedoidToSeed
+        );
     }
 }
