@@ -434,13 +434,13 @@ fn node_lp(
             continue;
         }
         let Some(sol) = master.solve(run.remaining()) else {
-            // HiGHS stops at its limit a moment before the run's deadline; with more time left
-            // it failed twice, and the companion gets that time, as in the root's rounds.
-            if run.remaining().is_none_or(|left| left >= 1.0) {
-                run.hand_over(inst);
-                return Err("node LP not solved");
+            if run.lp_timed_out() {
+                return Err("time limit in a node LP");
             }
-            return Err("time limit in a node LP");
+            // HiGHS failed twice with time left: the companion gets that time, as in the
+            // root's rounds.
+            run.hand_over(inst);
+            return Err("node LP not solved");
         };
         run.stats.lp_time_s += sol.seconds;
         run.stats.pricing_rounds += 1;
@@ -549,21 +549,9 @@ fn branching_pair(master: &Master, sol: &LpSolution) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::super::options::ColgenOptions;
-    use super::super::run::Run;
+    use super::super::run::{master_over_the_pairs, Run};
     use super::{node_lp, stalled, HandOver, Master, NodeLp, Pairs};
     use crate::Instance;
-
-    /// A master over the two pairs of `run::two_pairs_far_apart` and the one class of all
-    /// four records, with artificial columns.
-    fn master_over_the_pairs(inst: &Instance, opts: &ColgenOptions, run: &Run) -> Master {
-        use super::super::column::Column;
-        let mut master = Master::new(inst.n);
-        for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
-            master.add_column(Column::new(inst, opts.criterion, members));
-        }
-        master.add_artificials(run.cap as f64);
-        master
-    }
 
     /// [`node_lp`] at the root (no decisions, the run's bound 3.6, nothing else open).
     fn root_node_lp(
@@ -645,7 +633,7 @@ mod tests {
                     handover_after: None,
                     ..ColgenOptions::default()
                 };
-                let mut master = master_over_the_pairs(inst, &opts, run);
+                let mut master = master_over_the_pairs(inst, opts.criterion, run);
                 // The root LP's 3.99 is within the enumeration's reach of 4, not of 40.
                 let end =
                     root_node_lp(inst, &opts, run, &mut master, Some(3.99)).expect("not stopped");
@@ -666,7 +654,7 @@ mod tests {
                 handover_after: None,
                 ..ColgenOptions::default()
             };
-            let mut master = master_over_the_pairs(inst, &opts, run);
+            let mut master = master_over_the_pairs(inst, opts.criterion, run);
             master.failing_solves = usize::MAX;
             let end = root_node_lp(inst, &opts, run, &mut master, None);
             assert_eq!(end.err(), Some("node LP not solved"));

@@ -60,6 +60,13 @@ impl Run {
         crate::stop::past(self.deadline)
     }
 
+    /// Whether a master LP solve that returned nothing ([`super::master::Master::solve`]) was
+    /// stopped by the run's time limit: HiGHS stops at its limit a moment before the run's
+    /// deadline. Otherwise HiGHS failed twice with time left.
+    pub(super) fn lp_timed_out(&self) -> bool {
+        self.remaining().is_some_and(|left| left < 1.0)
+    }
+
     /// Raises the lower bound to `l` (never lowers it; capped at the incumbent) and tells
     /// `on_bound` when its integer value rose.
     pub(super) fn raise_lower(&mut self, l: f64) {
@@ -295,6 +302,23 @@ pub(super) fn with_a_companion_holding_the_pairs(
     body: impl FnOnce(&Instance, &mut Run),
 ) {
     with_a_capped_companion_holding_the_pairs(at_once, None, body);
+}
+
+/// A master over the two pairs of [`two_pairs_far_apart`] and the one class of all four
+/// records, with artificial columns at the run's cap.
+#[cfg(test)]
+pub(super) fn master_over_the_pairs(
+    inst: &Instance,
+    criterion: Criterion,
+    run: &Run,
+) -> super::master::Master {
+    use super::column::Column;
+    let mut master = super::master::Master::new(inst.n);
+    for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
+        master.add_column(Column::new(inst, criterion, members));
+    }
+    master.add_artificials(run.cap as f64);
+    master
 }
 
 /// Four records at k = 2, in two pairs at distance 1 whose members lie 10 apart across.

@@ -323,12 +323,12 @@ fn converge(
             }
         }
         let Some(sol) = master.solve(run.remaining()) else {
-            // HiGHS stops at its limit a moment before the run's deadline.
-            if run.remaining().is_some_and(|left| left < 1.0) {
+            if run.lp_timed_out() {
                 return Err("time limit in the master LP");
             }
             if master.drop_exchanges() {
-                // The plain master again (no failure seen since δ gained its extra unit).
+                // The plain master again (one failure seen since δ gained its extra unit, in
+                // session 45: docs/exact.md, the footnote in "Exchange columns").
                 if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
                     eprintln!("exchanges dropped after a failed master LP");
                 }
@@ -1587,14 +1587,10 @@ mod tests {
     /// ending the run at once.
     #[test]
     fn a_root_lp_that_cannot_be_solved_hands_the_core_over() {
-        use super::super::column::Column;
-        use super::super::run::with_a_companion_holding_the_pairs;
+        use super::super::run::{master_over_the_pairs, with_a_companion_holding_the_pairs};
         with_a_companion_holding_the_pairs(false, |inst, run| {
             let opts = ColgenOptions::default();
-            let mut master = Master::new(inst.n);
-            for members in [vec![0, 1], vec![2, 3], vec![0, 1, 2, 3]] {
-                master.add_column(Column::new(inst, opts.criterion, members));
-            }
+            let mut master = master_over_the_pairs(inst, opts.criterion, run);
             master.failing_solves = usize::MAX;
             let end = converge(inst, &opts, run, &mut master);
             assert_eq!(end.err(), Some("master LP not solved"));
