@@ -221,6 +221,11 @@ pub struct EngineStats {
     /// `colgen::branch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handover_s: Option<f64>,
+    /// What HiGHS reported when it could not solve the master LP even after a rebuild, with
+    /// time left (column generation: the run then handed its core to the companion; see
+    /// `colgen::master`). Rare: the one failure seen had no trace to say why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lp_failure: Option<String>,
     /// Seconds into the run at which branch-and-price, chosen at the root for a gap above
     /// 0.5%, gave way to the enumeration proof once the companion's partitions brought the
     /// gap to the root LP under it (column generation; see `colgen::branch`).

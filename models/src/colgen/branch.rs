@@ -439,6 +439,7 @@ fn node_lp(
             }
             // HiGHS failed twice with time left: the companion gets that time, as in the
             // root's rounds.
+            run.stats.lp_failure = master.failure();
             run.hand_over(inst);
             return Err("node LP not solved");
         };
@@ -658,6 +659,7 @@ mod tests {
             master.failing_solves = usize::MAX;
             let end = root_node_lp(inst, &opts, run, &mut master, None);
             assert_eq!(end.err(), Some("node LP not solved"));
+            assert_eq!(run.stats.lp_failure.as_deref(), Some("injected by a test"));
             // The companion published its pairs (cost 4) only on every core.
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());

@@ -18,6 +18,9 @@ enum Failure {
     Highs(highs::HighsStatus),
     /// HiGHS ended with this model status.
     Status(HighsModelStatus),
+    /// A failure [`Master::failing_solves`] injected.
+    #[cfg(test)]
+    Injected,
 }
 
 impl std::fmt::Display for Failure {
@@ -25,6 +28,8 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Highs(status) => write!(f, "error {status:?}"),
             Failure::Status(status) => write!(f, "model status {status:?}"),
+            #[cfg(test)]
+            Failure::Injected => write!(f, "injected by a test"),
         }
     }
 }
@@ -56,6 +61,8 @@ pub struct Master {
     simplex: SimplexChoice,
     /// Solve by the interior-point method without crossover ([`Master::set_interior`]).
     interior: bool,
+    /// How the last solve failed after its rebuild ([`Master::solve`]), if it did.
+    failure: Option<Failure>,
     /// Solves that fail before HiGHS is called (tests of what the callers do then).
     #[cfg(test)]
     pub(super) failing_solves: usize,
@@ -134,6 +141,7 @@ impl Master {
             primal_warm: false,
             simplex: SimplexChoice::from_env(),
             interior: false,
+            failure: None,
             #[cfg(test)]
             failing_solves: 0,
         }
@@ -331,11 +339,12 @@ impl Master {
     /// sse, after 236 s; or a model status other than optimal and the time limit, after which
     /// a run on the whole diabetes table, k = 10, ended at 11 s of 60 with "master LP not
     /// solved"), the master is rebuilt without a basis and solved once more; a second failure
-    /// is `None` too, and the caller stops as at a limit.
+    /// is `None` too, and [`Master::failure`] says what HiGHS reported.
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
         #[cfg(test)]
         if self.failing_solves > 0 {
             self.failing_solves -= 1;
+            self.failure = Some(Failure::Injected);
             return None;
         }
         let start = Instant::now();
@@ -347,12 +356,19 @@ impl Master {
                 }
                 self.compact(|_| true);
                 let left = time_limit.map(|t| t - start.elapsed().as_secs_f64());
-                self.solve_once(left).unwrap_or_else(|_| {
+                self.solve_once(left).unwrap_or_else(|failure| {
+                    self.failure = Some(failure);
                     self.compact(|_| true);
                     None
                 })
             }
         }
+    }
+
+    /// What HiGHS reported at the last solve that failed after its rebuild, if any (for the
+    /// run's statistics: that run's trace was the only way to know why before).
+    pub fn failure(&self) -> Option<String> {
+        self.failure.as_ref().map(Failure::to_string)
     }
 
     /// One solve of [`Master::solve`]: `Ok(None)` at the time limit, `Err` when HiGHS failed
@@ -500,6 +516,7 @@ mod tests {
             // Stopped at once again, then rebuilt by `solve`.
             stop_at_once(&mut failing);
             let lp = failing.solve(None).expect("solved after the rebuild");
+            assert_eq!(failing.failure(), None, "the rebuilt master did not fail");
             assert!(
                 (lp.objective - exact.objective).abs() < 1e-9 * exact.objective.abs().max(1.0),
                 "{lp:?} vs {exact:?}"

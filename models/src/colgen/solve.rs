@@ -337,6 +337,7 @@ fn converge(
             // HiGHS failed twice with time left: rather than end the run early (the whole
             // diabetes table, k = 10: at 11 s of 60), the companion gets the time left on
             // every core; the bound stays what it is.
+            run.stats.lp_failure = master.failure();
             run.hand_over(inst);
             return Err("master LP not solved");
         };
@@ -1594,6 +1595,7 @@ mod tests {
             master.failing_solves = usize::MAX;
             let end = converge(inst, &opts, run, &mut master);
             assert_eq!(end.err(), Some("master LP not solved"));
+            assert_eq!(run.stats.lp_failure.as_deref(), Some("injected by a test"));
             // The companion published its pairs (cost 4) only on every core.
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());
