@@ -61,7 +61,7 @@ pub struct Master {
     simplex: SimplexChoice,
     /// Solve by the interior-point method without crossover ([`Master::set_interior`]).
     interior: bool,
-    /// How the last solve failed after its rebuild ([`Master::solve`]), if it did.
+    /// How the latest solve failed after its rebuild ([`Master::solve`]), if it did.
     failure: Option<Failure>,
     /// Solves that fail before HiGHS is called (tests of what the callers do then).
     #[cfg(test)]
@@ -341,6 +341,7 @@ impl Master {
     /// solved"), the master is rebuilt without a basis and solved once more; a second failure
     /// is `None` too, and [`Master::failure`] says what HiGHS reported.
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
+        self.failure = None;
         #[cfg(test)]
         if self.failing_solves > 0 {
             self.failing_solves -= 1;
@@ -365,8 +366,8 @@ impl Master {
         }
     }
 
-    /// What HiGHS reported at the last solve that failed after its rebuild, if any (for the
-    /// run's statistics: that run's trace was the only way to know why before).
+    /// What HiGHS reported when the latest solve failed after its rebuild (`None` when it did
+    /// not fail so): for the run's statistics, where a trace was the only way to know why.
     pub fn failure(&self) -> Option<String> {
         self.failure.as_ref().map(Failure::to_string)
     }
@@ -523,6 +524,12 @@ mod tests {
             );
         }
         assert!(failures >= 1);
+        // A failure is the latest solve's: the next solve that succeeds clears it.
+        failing.failing_solves = 1;
+        assert!(failing.solve(None).is_none());
+        assert_eq!(failing.failure().as_deref(), Some("injected by a test"));
+        assert!(failing.solve(None).is_some());
+        assert_eq!(failing.failure(), None);
     }
 
     /// Interior solves (the root descent's) reach the simplex's optima to HiGHS' tolerances with
