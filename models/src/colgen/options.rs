@@ -140,8 +140,17 @@ pub struct ColgenOptions {
     /// the LP by less than this share of the gap to the incumbent, beside the absolute test
     /// (2e-6 of the LP). Default `Some(0.005)` (diabetes, 100 records, k = 5: proven in 8.0 s
     /// against 12.5 s; bounds within 0.02% at 200–500 records); `OPTIK_ROOT_CUT_TAIL` sets the
-    /// share (`0`: the absolute test alone, as before; an ablation knob).
+    /// share (`0`: the absolute test alone, as before; an ablation knob). Not on the large
+    /// tables at large k that `root_cut_tail_large` covers.
     pub root_cut_tail: Option<f64>,
+    /// The root's cut tail above 400 records when every k_i is at least 5
+    /// ([`ColgenOptions::root_cut_tail_for`]). Default `Some(0.05)`: there the minute's gap is
+    /// mostly the incumbent's, and cuts that stop sooner bring the tree's dive and the
+    /// companion's time forward (k = 10 at 442–500 records: gap means 4.04 → 3.60% over twelve
+    /// pairs; k = 5 at 442–1,000: 1.72 → 1.51% over three; docs/exact.md, "A shorter root cut
+    /// tail at large k"). `OPTIK_ROOT_CUT_TAIL_LARGE` sets the share (`0.005`: as on other
+    /// tables, as before; an ablation knob).
+    pub root_cut_tail_large: Option<f64>,
     /// The LP's rounding at each convergence of the root's cut rounds, offered as an incumbent
     /// (the companion restarts from it when it is better). The cuts move the LP for seconds at
     /// large k, and each LP rounds to another partition: on Adult 500, k = 10, the rounding
@@ -365,6 +374,7 @@ impl Default for ColgenOptions {
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
             root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
+            root_cut_tail_large: env_share("OPTIK_ROOT_CUT_TAIL_LARGE", 0.05),
             cut_rounding: std::env::var("OPTIK_CUT_ROUNDING").as_deref() != Ok("0"),
             rounding: super::rounding::Moves::default(),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
@@ -419,6 +429,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_sync", &self.node_sync)
             .field("node_cut_tail", &self.node_cut_tail)
             .field("root_cut_tail", &self.root_cut_tail)
+            .field("root_cut_tail_large", &self.root_cut_tail_large)
             .field("cut_rounding", &self.cut_rounding)
             .field("rounding", &self.rounding)
             .field("handover_in_nodes", &self.handover_in_nodes)
@@ -444,6 +455,28 @@ impl std::fmt::Debug for ColgenOptions {
     }
 }
 
+/// Above this many records, when every k_i is at least [`LARGE_TAIL_FROM_K`], the root's cut
+/// rounds take [`ColgenOptions::root_cut_tail_large`]: measured at 442–1,000 records; smaller
+/// tables are proven at k = 5 and 10 with the cuts' help (diabetes, 100 records, k = 5).
+const LARGE_TAIL_ABOVE: usize = 400;
+
+/// See [`LARGE_TAIL_ABOVE`].
+const LARGE_TAIL_FROM_K: u32 = 5;
+
+impl ColgenOptions {
+    /// The root's cut tail on `inst`: [`ColgenOptions::root_cut_tail_large`] above
+    /// [`LARGE_TAIL_ABOVE`] records when every k_i is at least [`LARGE_TAIL_FROM_K`],
+    /// [`ColgenOptions::root_cut_tail`] otherwise (personal k_i and k_i over {2, 3} included).
+    pub fn root_cut_tail_for(&self, inst: &Instance) -> Option<f64> {
+        let least_k = inst.k.iter().copied().min().unwrap_or(1);
+        if inst.n > LARGE_TAIL_ABOVE && least_k >= LARGE_TAIL_FROM_K {
+            self.root_cut_tail_large
+        } else {
+            self.root_cut_tail
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{env_count_or_off, env_number, threads_setting};
@@ -465,6 +498,30 @@ mod tests {
         std::env::set_var(name, "0.25");
         assert_eq!(env_number::<f64>(name), Some(0.25));
         std::env::remove_var(name);
+    }
+
+    /// The longer root cut tail is for tables above 400 records whose every k_i is at least
+    /// 5; smaller tables and smaller k_i keep the other.
+    #[test]
+    fn the_large_cut_tail_is_for_large_tables_at_large_k() {
+        use super::ColgenOptions;
+        use crate::Instance;
+        let opts = ColgenOptions {
+            root_cut_tail: Some(0.005),
+            root_cut_tail_large: Some(0.05),
+            ..ColgenOptions::default()
+        };
+        let inst = |n: usize, k: &dyn Fn(usize) -> u32| {
+            let ks = (0..n).map(k).collect();
+            Instance::from_distance(1.0, ks, |i, j| i.abs_diff(j) as f64).unwrap()
+        };
+        assert_eq!(opts.root_cut_tail_for(&inst(401, &|_| 5)), Some(0.05));
+        assert_eq!(opts.root_cut_tail_for(&inst(442, &|_| 10)), Some(0.05));
+        assert_eq!(opts.root_cut_tail_for(&inst(400, &|_| 10)), Some(0.005));
+        // Personal k_i with a 3 among them.
+        let personal = |i: usize| if i % 10 == 0 { 3 } else { 5 };
+        assert_eq!(opts.root_cut_tail_for(&inst(500, &personal)), Some(0.005));
+        assert_eq!(opts.root_cut_tail_for(&inst(500, &|_| 2)), Some(0.005));
     }
 
     /// HiGHS gets one thread unless the knob names a count; 0 (or less) is HiGHS's default.

@@ -615,7 +615,7 @@ fn converge(
         let cut_time = cuts_in_time(opts, run.start.elapsed().as_secs_f64(), dive_s);
         if cut_time && master.cuts.len() < cut_cap && ceil_bound(run.lower) < run.ub() {
             let gap = (run.ub() as f64 - sol.objective).max(0.0);
-            if !cut_round_gained(gain, sol.objective, gap, opts.root_cut_tail) {
+            if !cut_round_gained(gain, sol.objective, gap, opts.root_cut_tail_for(inst)) {
                 cut_rounds_without_gain += 1;
             } else {
                 cut_rounds_without_gain = 0;
