@@ -143,7 +143,7 @@ pub struct ColgenOptions {
     /// share (`0`: the absolute test alone, as before; an ablation knob). Not on the large
     /// tables at large k that `root_cut_tail_large` covers.
     pub root_cut_tail: Option<f64>,
-    /// The root's cut tail above 400 records when every k_i is at least 5
+    /// The root's cut tail from 401 to 1,000 records when every k_i is at least 5
     /// ([`ColgenOptions::root_cut_tail_for`]). Default `Some(0.05)`: there the minute's gap is
     /// mostly the incumbent's, and cuts that stop sooner bring the tree's dive and the
     /// companion's time forward (k = 10 at 442–500 records: gap means 4.04 → 3.60% over twelve
@@ -455,21 +455,28 @@ impl std::fmt::Debug for ColgenOptions {
     }
 }
 
-/// Above this many records, when every k_i is at least [`LARGE_TAIL_FROM_K`], the root's cut
-/// rounds take [`ColgenOptions::root_cut_tail_large`]: measured at 442–1,000 records; smaller
-/// tables are proven at k = 5 and 10 with the cuts' help (diabetes, 100 records, k = 5).
+/// Above this many records (and up to [`LARGE_TAIL_UP_TO`]), when every k_i is at least
+/// [`LARGE_TAIL_FROM_K`], the root's cut rounds take [`ColgenOptions::root_cut_tail_large`]:
+/// measured at 442–1,000 records; smaller tables are proven at k = 5 and 10 with the cuts'
+/// help (diabetes, 100 records, k = 5).
 const LARGE_TAIL_ABOVE: usize = 400;
+
+/// See [`LARGE_TAIL_ABOVE`]: on Adult 2,000, k = 5 in 300 s the longer tail lost (1.40 →
+/// 1.52%, one pair), so larger tables keep [`ColgenOptions::root_cut_tail`].
+const LARGE_TAIL_UP_TO: usize = 1000;
 
 /// See [`LARGE_TAIL_ABOVE`].
 const LARGE_TAIL_FROM_K: u32 = 5;
 
 impl ColgenOptions {
-    /// The root's cut tail on `inst`: [`ColgenOptions::root_cut_tail_large`] above
-    /// [`LARGE_TAIL_ABOVE`] records when every k_i is at least [`LARGE_TAIL_FROM_K`],
-    /// [`ColgenOptions::root_cut_tail`] otherwise (personal k_i and k_i over {2, 3} included).
+    /// The root's cut tail on `inst`: [`ColgenOptions::root_cut_tail_large`] from
+    /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records when every k_i is at least
+    /// [`LARGE_TAIL_FROM_K`], [`ColgenOptions::root_cut_tail`] otherwise (personal k_i and k_i
+    /// over {2, 3} included).
     pub fn root_cut_tail_for(&self, inst: &Instance) -> Option<f64> {
         let least_k = inst.k.iter().copied().min().unwrap_or(1);
-        if inst.n > LARGE_TAIL_ABOVE && least_k >= LARGE_TAIL_FROM_K {
+        let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
+        if sized && least_k >= LARGE_TAIL_FROM_K {
             self.root_cut_tail_large
         } else {
             self.root_cut_tail
@@ -500,8 +507,8 @@ mod tests {
         std::env::remove_var(name);
     }
 
-    /// The longer root cut tail is for tables above 400 records whose every k_i is at least
-    /// 5; smaller tables and smaller k_i keep the other.
+    /// The longer root cut tail is for tables of 401 to 1,000 records whose every k_i is at
+    /// least 5; other sizes and smaller k_i keep the other.
     #[test]
     fn the_large_cut_tail_is_for_large_tables_at_large_k() {
         use super::ColgenOptions;
@@ -517,7 +524,9 @@ mod tests {
         };
         assert_eq!(opts.root_cut_tail_for(&inst(401, &|_| 5)), Some(0.05));
         assert_eq!(opts.root_cut_tail_for(&inst(442, &|_| 10)), Some(0.05));
+        assert_eq!(opts.root_cut_tail_for(&inst(1000, &|_| 5)), Some(0.05));
         assert_eq!(opts.root_cut_tail_for(&inst(400, &|_| 10)), Some(0.005));
+        assert_eq!(opts.root_cut_tail_for(&inst(1001, &|_| 5)), Some(0.005));
         // Personal k_i with a 3 among them.
         let personal = |i: usize| if i % 10 == 0 { 3 } else { 5 };
         assert_eq!(opts.root_cut_tail_for(&inst(500, &personal)), Some(0.005));
