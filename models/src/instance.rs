@@ -104,6 +104,12 @@ impl Instance {
         max_classes(&self.k)
     }
 
+    /// The smallest k_i (1 for an empty instance): the companion's rule and the root's cut
+    /// tail depend on it.
+    pub fn least_k(&self) -> u32 {
+        self.k.iter().copied().min().unwrap_or(1)
+    }
+
     /// Converts an integer objective back to distance units.
     pub fn to_units(&self, v: i64) -> f64 {
         v as f64 / self.scale

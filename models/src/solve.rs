@@ -399,8 +399,7 @@ const RELATED_FROM_K: u32 = 5;
 /// records) and k = 10 (500 records) the related rule ended lower in 13 of 18 side-by-side
 /// runs (docs/exact.md, "The companion's rule at uniform k").
 fn companion_rule(inst: &Instance) -> NeighbourhoodRule {
-    let least_k = inst.k.iter().copied().min().unwrap_or(1);
-    companion_rule_for(inst.n, least_k, rule_from_env())
+    companion_rule_for(inst.n, inst.least_k(), rule_from_env())
 }
 
 /// [`companion_rule`] for `n` records whose smallest k_i is `least_k`, and the knob's rule

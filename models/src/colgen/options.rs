@@ -474,9 +474,8 @@ impl ColgenOptions {
     /// [`LARGE_TAIL_FROM_K`], [`ColgenOptions::root_cut_tail`] otherwise (personal k_i and k_i
     /// over {2, 3} included).
     pub fn root_cut_tail_for(&self, inst: &Instance) -> Option<f64> {
-        let least_k = inst.k.iter().copied().min().unwrap_or(1);
         let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
-        if sized && least_k >= LARGE_TAIL_FROM_K {
+        if sized && inst.least_k() >= LARGE_TAIL_FROM_K {
             self.root_cut_tail_large
         } else {
             self.root_cut_tail
