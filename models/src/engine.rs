@@ -221,6 +221,11 @@ pub struct EngineStats {
     /// `colgen::branch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handover_s: Option<f64>,
+    /// Dives the run's core made from the root LP after the tree's hand-over instead of
+    /// giving the core to the companion (column generation; see
+    /// `ColgenOptions::handover_dives`; counted in `dives` too).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub handover_dives: u64,
     /// What HiGHS reported when it could not solve the master LP even after a rebuild, with
     /// time left (column generation: the run then handed its core to the companion; see
     /// `colgen::master`). Rare: the one failure seen had no trace to say why.

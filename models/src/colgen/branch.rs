@@ -148,7 +148,7 @@ pub(super) fn branch_and_price(
         if enumerate_from.is_some_and(|z| !opts.proof.tree(z, run.ub())) {
             break TreeEnd::Enumerate;
         }
-        if hand_over.check(inst, run) {
+        if hand_over.check(inst, opts, run, master, &Pairs::default()) {
             continue;
         }
         let Some(node) = open.pop() else {
@@ -249,6 +249,7 @@ pub(super) fn branch_and_price(
                 &node.pairs,
                 deadline,
                 dive::DivePricing::Exact,
+                None,
             );
             // A dive that found nothing waits twice as long for the next (a tree that is
             // mostly proof, Adult-200 personal: 24 dives cost 67% more time); one that
@@ -350,8 +351,17 @@ impl HandOver {
     }
 
     /// Hands the run's core over (once per tree) when the tree has stalled: true when it did
-    /// (the run then waited until the limit, a proof, or the companion's end).
-    fn check(&mut self, inst: &Instance, run: &mut Run) -> bool {
+    /// (the run then waited until the limit, a proof, or the companion's end). With
+    /// [`ColgenOptions::handover_dives`] the core dives instead, and the master is restricted
+    /// to the node's decisions `pairs` again afterwards.
+    fn check(
+        &mut self,
+        inst: &Instance,
+        opts: &ColgenOptions,
+        run: &mut Run,
+        master: &mut Master,
+        pairs: &Pairs,
+    ) -> bool {
         let (Some(share), Some(budget)) = (self.share, self.budget) else {
             return false;
         };
@@ -370,12 +380,25 @@ impl HandOver {
             return false;
         }
         self.done = true;
+        if opts.handover_dives {
+            run.stats.handover_s = Some(run.start.elapsed().as_secs_f64());
+            dive::dives_after_the_hand_over(inst, opts, run, master);
+            master.restrict(|c| pairs.allows(&c.members));
+            return true;
+        }
         run.hand_over(inst)
     }
 
     /// [`HandOver::check`] between a node's rounds, when that is on.
-    fn check_in_node(&mut self, inst: &Instance, run: &mut Run) -> bool {
-        self.in_nodes && self.check(inst, run)
+    fn check_in_node(
+        &mut self,
+        inst: &Instance,
+        opts: &ColgenOptions,
+        run: &mut Run,
+        master: &mut Master,
+        pairs: &Pairs,
+    ) -> bool {
+        self.in_nodes && self.check(inst, opts, run, master, pairs)
     }
 }
 
@@ -430,7 +453,7 @@ fn node_lp(
                 return Ok(NodeLp::Enumerate);
             }
         }
-        if hand_over.check_in_node(inst, run) {
+        if hand_over.check_in_node(inst, opts, run, master, pairs) {
             continue;
         }
         let Some(sol) = master.solve(run.remaining()) else {
@@ -594,22 +617,61 @@ mod tests {
             done: false,
         };
         with_a_companion_holding_the_pairs(false, |inst, run| {
+            let opts = ColgenOptions::default();
+            let mut master = master_over_the_pairs(inst, crate::Criterion::Dbil, run);
+            let pairs = Pairs::default();
             // Stalled (nothing gained against a gap of 36.4), but not checked in nodes.
-            assert!(!tree(0.0, false).check_in_node(inst, run));
+            assert!(!tree(0.0, false).check_in_node(inst, &opts, run, &mut master, &pairs));
             // Checked in nodes, but 40 gained in 5 s projects 40 more: enough.
-            assert!(!tree(40.0, true).check_in_node(inst, run));
+            assert!(!tree(40.0, true).check_in_node(inst, &opts, run, &mut master, &pairs));
             assert_eq!(run.ub(), 40);
             assert!(run.stats.handover_s.is_none());
             let mut stalled_tree = tree(0.0, true);
             let t = Instant::now();
-            assert!(stalled_tree.check_in_node(inst, run));
+            assert!(stalled_tree.check_in_node(inst, &opts, run, &mut master, &pairs));
             assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
             assert_eq!(run.ub(), 4);
             assert!(run.stats.handover_s.is_some());
             // Once per tree.
             stalled_tree.lower_at_start = 3.6;
             run.lower = 3.0;
-            assert!(!stalled_tree.check_in_node(inst, run));
+            assert!(!stalled_tree.check_in_node(inst, &opts, run, &mut master, &pairs));
+        });
+    }
+
+    /// With hand-over dives a stalled node keeps the core: it dives from the root LP (every
+    /// column, whatever the node's decisions), finds the pairs (cost 4) that the companion
+    /// publishes only on every core, and restricts the master to the node's decisions again.
+    #[test]
+    fn a_node_that_dives_at_the_hand_over_restricts_its_master_again() {
+        use super::super::run::with_a_companion_holding_the_pairs;
+        use std::time::{Duration, Instant};
+        with_a_companion_holding_the_pairs(false, |inst, run| {
+            let opts = ColgenOptions {
+                handover_dives: true,
+                ..ColgenOptions::default()
+            };
+            let mut master = master_over_the_pairs(inst, crate::Criterion::Dbil, run);
+            let pairs = Pairs {
+                apart: vec![(0, 1)],
+                ..Pairs::default()
+            };
+            master.restrict(|c| pairs.allows(&c.members));
+            let mut stalled_tree = HandOver {
+                share: Some(0.25),
+                budget: Some(10.0),
+                started: Instant::now() - Duration::from_secs(5),
+                lower_at_start: 3.6,
+                in_nodes: true,
+                done: false,
+            };
+            assert!(stalled_tree.check_in_node(inst, &opts, run, &mut master, &pairs));
+            assert!(run.stats.handover_dives > 0);
+            assert!(run.stats.handover_s.is_some());
+            assert_eq!(run.ub(), 4);
+            for (c, column) in master.columns.iter().enumerate() {
+                assert_eq!(master.is_disabled(c), !pairs.allows(&column.members), "{c}");
+            }
         });
     }
 

@@ -21,11 +21,19 @@ use super::round::{fast_round, price_round};
 use super::run::{ceil_bound, Run};
 use super::start;
 use crate::Instance;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::time::Instant;
 
 /// A column counts as chosen by the LP above this value.
 const CHOSEN: f64 = 0.5;
+
+/// A randomised dive fixes each column above ½ with this probability ([`fix`]).
+const KEEP_ABOVE_HALF: f64 = 0.7;
+
+/// A randomised dive draws the column to fix among this many largest when none reaches ½.
+const DRAWN_AMONG: usize = 5;
 
 /// The dual pricing sees for a record of a fixed class: every column holding it prices far
 /// above zero, so the search prunes it at once.
@@ -65,6 +73,7 @@ pub(super) fn dive(
     pairs: &Pairs,
     deadline: Option<Instant>,
     pricing: DivePricing,
+    mut draw: Option<&mut ChaCha8Rng>,
 ) -> DiveStats {
     // Fixing classes can leave a record without an allowed column: artificial singletons
     // costing more than any partition keep every LP of the dive feasible (one that needs them
@@ -110,7 +119,8 @@ pub(super) fn dive(
         classes.sort_unstable();
         classes.dedup();
         let rounded: HashSet<Vec<u32>> = classes.iter().cloned().collect();
-        if !fix(master, &sol, &rounded, &mut fixed, &mut fixed_records) {
+        let step = (&*master, &sol, &rounded);
+        if !fix(step, &mut fixed, &mut fixed_records, draw.as_deref_mut()) {
             break;
         }
         for members in classes {
@@ -143,6 +153,67 @@ pub(super) fn dive(
     run.deadline = hard;
     stats
 }
+
+/// Dives again and again from the root LP (the master with every column, its cuts) with
+/// random fixing ([`fix`]) until the deadline, a proof (the bound meets the incumbent), or the
+/// companion's end; each better partition is the run's incumbent, and the companion restarts
+/// from it. The tree's hand-over ([`super::branch`]) runs this on the run's core instead of
+/// giving the core to the companion: the run's LP-based steps (rounding, dives) are the
+/// incumbent's large ones at k = 10, while the companion's neighbourhoods are locally optimal
+/// by then. Leaves the master with every column allowed.
+pub(super) fn dives_after_the_hand_over(
+    inst: &Instance,
+    opts: &ColgenOptions,
+    run: &mut Run,
+    master: &mut Master,
+) {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(HANDOVER_DIVE_SEED);
+    let mut dives = 0;
+    while !run.out_of_time()
+        && ceil_bound(run.lower) < run.ub()
+        && run.companion.as_ref().is_none_or(|link| !link.is_done())
+    {
+        run.sync_companion(inst);
+        master.restrict(|_| true);
+        let Some(sol) = master.solve(run.remaining()) else {
+            break;
+        };
+        run.stats.lp_time_s += sol.seconds;
+        let ub = run.ub();
+        let d = dive(
+            inst,
+            opts,
+            run,
+            master,
+            sol,
+            &Pairs::default(),
+            None,
+            DivePricing::Exact,
+            Some(&mut rng),
+        );
+        dives += 1;
+        run.stats.dives += 1;
+        run.stats.handover_dives += 1;
+        run.stats.dive_steps += d.steps;
+        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+            eprintln!(
+                "hand-over dive {dives}: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
+                d.steps,
+                d.integral,
+                run.ub(),
+                run.start.elapsed().as_secs_f64()
+            );
+        }
+        // The dive's basis holds artificial columns at 0, whose duals make pricing explode.
+        master.restrict(|_| true);
+        master.compact(|_| true);
+    }
+    run.sync_companion(inst);
+}
+
+/// The seed of the hand-over dives' draws (a run repeats itself given the same timing).
+const HANDOVER_DIVE_SEED: u64 = 0x0d1e;
 
 /// Pricing rounds after each fixing step: the dive needs a good LP, not a converged one (at
 /// k = 5 on 1,000 records, re-converging after the first step took longer than 7 s).
@@ -224,14 +295,16 @@ fn dive_lp(
 
 /// Fixes the classes of value above ½ in `sol`, or the one of largest value when none reaches
 /// it, among the columns not fixed yet; columns that are classes of `rounded` (the LP's
-/// rounding) come first, so that its other classes complete the fixed ones. False when there
-/// is no column to fix.
+/// rounding) come first, so that its other classes complete the fixed ones. With `draw`, the
+/// choice is random: each column above ½ is fixed with probability [`KEEP_ABOVE_HALF`] (one
+/// drawn when none is), or, when none reaches ½, one of the [`DRAWN_AMONG`] largest with
+/// probability proportional to its value; repeated dives from one LP then end at different
+/// partitions. False when there is no column to fix.
 fn fix(
-    master: &Master,
-    sol: &LpSolution,
-    rounded: &HashSet<Vec<u32>>,
+    (master, sol, rounded): (&Master, &LpSolution, &HashSet<Vec<u32>>),
     fixed: &mut HashSet<Vec<u32>>,
     fixed_records: &mut [bool],
+    draw: Option<&mut ChaCha8Rng>,
 ) -> bool {
     let candidates = |in_rounding: bool| -> Vec<(f64, usize)> {
         sol.x
@@ -262,6 +335,28 @@ fn fix(
         .take_while(|(v, _)| *v > CHOSEN)
         .map(|&(_, c)| c)
         .collect();
+    if let Some(rng) = draw {
+        if chosen.is_empty() {
+            let top = &open[..open.len().min(DRAWN_AMONG)];
+            let total: f64 = top.iter().map(|t| t.0).sum();
+            let mut at = rng.gen::<f64>() * total;
+            let drawn = top.iter().find(|t| {
+                at -= t.0;
+                at <= 0.0
+            });
+            chosen.push(drawn.unwrap_or(&top[top.len() - 1]).1);
+        } else {
+            let all = std::mem::take(&mut chosen);
+            chosen = all
+                .iter()
+                .copied()
+                .filter(|_| rng.gen_bool(KEEP_ABOVE_HALF))
+                .collect();
+            if chosen.is_empty() {
+                chosen.push(all[rng.gen_range(0..all.len())]);
+            }
+        }
+    }
     if chosen.is_empty() {
         chosen.push(first);
     }
@@ -273,4 +368,92 @@ fn fix(
         fixed.insert(members.clone());
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Criterion;
+    use rand::SeedableRng;
+
+    /// A master over `classes` of the records `0..n` (every pair 10 apart), with artificial
+    /// columns, and its LP solution.
+    fn master_over(n: usize, classes: &[&[u32]]) -> (Master, LpSolution) {
+        let dist = (0..n)
+            .map(|i| (0..n).map(|j| if i == j { 0 } else { 10 }).collect())
+            .collect();
+        let inst = Instance::new(1.0, vec![2; n], dist).expect("valid");
+        let mut master = Master::new(n);
+        for members in classes {
+            master.add_column(Column::new(&inst, Criterion::Dbil, members.to_vec()));
+        }
+        master.add_artificials(1e6);
+        let sol = master.solve(None).expect("solved");
+        (master, sol)
+    }
+
+    /// The columns `fix` fixes in `sol` (by index), with the draw of `seed` or none.
+    fn fixed_by(master: &Master, sol: &LpSolution, seed: Option<u64>) -> Vec<usize> {
+        let mut fixed = HashSet::new();
+        let n = master
+            .columns
+            .iter()
+            .flat_map(|c| &c.members)
+            .max()
+            .map_or(0, |&m| m as usize + 1);
+        let mut fixed_records = vec![false; n];
+        let mut rng = seed.map(ChaCha8Rng::seed_from_u64);
+        assert!(fix(
+            (master, sol, &HashSet::new()),
+            &mut fixed,
+            &mut fixed_records,
+            rng.as_mut(),
+        ));
+        let mut chosen: Vec<usize> = (0..master.columns.len())
+            .filter(|&c| fixed.contains(&master.columns[c].members))
+            .collect();
+        chosen.sort_unstable();
+        // Fixed classes are disjoint, and their records are the fixed ones.
+        let records: usize = chosen
+            .iter()
+            .map(|&c| master.columns[c].members.len())
+            .sum();
+        assert_eq!(records, fixed_records.iter().filter(|f| **f).count());
+        chosen
+    }
+
+    /// Without a draw the dive fixes every column above ½; with one, each of them with
+    /// probability 0.7, never none, and never a column at 0.
+    #[test]
+    fn a_drawn_fix_keeps_some_of_the_columns_above_a_half() {
+        let (master, sol) = master_over(4, &[&[0, 1], &[2, 3], &[0, 1, 2, 3]]);
+        assert_eq!(fixed_by(&master, &sol, None), vec![0, 1]);
+        let mut sizes = [0; 3];
+        for seed in 0..40 {
+            let chosen = fixed_by(&master, &sol, Some(seed));
+            assert!(chosen.iter().all(|&c| c < 2), "seed {seed}: {chosen:?}");
+            sizes[chosen.len()] += 1;
+        }
+        assert_eq!(sizes[0], 0);
+        assert!(sizes[1] > 0 && sizes[2] > 0, "{sizes:?}");
+    }
+
+    /// When no column reaches ½ (three records covered by their three pairs at ½ each), a
+    /// drawn fix takes one of them, and different draws take different ones; without a draw,
+    /// always the same.
+    #[test]
+    fn a_drawn_fix_varies_among_the_largest_columns() {
+        let (master, sol) = master_over(3, &[&[0, 1], &[1, 2], &[0, 2]]);
+        assert!(sol.x.iter().all(|&v| (v - 0.5).abs() < 1e-9), "{:?}", sol.x);
+        let first = fixed_by(&master, &sol, None);
+        assert_eq!(first.len(), 1);
+        assert_eq!(fixed_by(&master, &sol, None), first);
+        let mut drawn = HashSet::new();
+        for seed in 0..40 {
+            let chosen = fixed_by(&master, &sol, Some(seed));
+            assert_eq!(chosen.len(), 1, "seed {seed}");
+            drawn.insert(chosen[0]);
+        }
+        assert_eq!(drawn.len(), 3, "{drawn:?}");
+    }
 }

@@ -1135,6 +1135,7 @@ fn dive_and_restore(
         &Pairs::default(),
         deadline,
         pricing,
+        None,
     );
     run.stats.dives += 1;
     run.stats.stall_dives += (stage == Stage::Stall) as u64;
@@ -1692,6 +1693,7 @@ mod tests {
                 &Pairs::default(),
                 None,
                 dive::DivePricing::Exact,
+                None,
             );
             assert!(d.steps > 0, "the dive fixed nothing");
             let order: Vec<Vec<u32>> = master.columns[before..]

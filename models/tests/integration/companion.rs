@@ -385,6 +385,54 @@ fn a_stalled_tree_hands_its_core_to_the_companion() {
     assert!(took <= limit + Duration::from_secs(2), "{took:?}");
 }
 
+/// With hand-over dives, a stalled tree keeps its core and dives from the root LP with random
+/// fixing until the limit: the companion is never restarted on every core, the dives are
+/// counted, the partition is k_i-anonymous, the limit holds, and the bound stays the tree's
+/// (the dives never touch it), stopped at either of two moments.
+#[test]
+fn a_stalled_tree_with_hand_over_dives_keeps_its_core() {
+    let count = 168;
+    let (inst, _) = triangles(count);
+    let optimum = 57 * count as i64;
+    for limit in [Duration::from_secs(2), Duration::from_secs(5)] {
+        let calls: Arc<Mutex<Vec<Cores>>> = Arc::default();
+        let companion = waiting_companion(Arc::clone(&calls), None);
+        let t = Instant::now();
+        let r = solve_colgen(
+            &inst,
+            ColgenOptions {
+                time_limit: Some(limit),
+                cuts: false,
+                handover_after: Some(0.25),
+                handover_dives: true,
+                companion: Some(companion),
+                ..ColgenOptions::default()
+            },
+        )
+        .unwrap();
+        let took = t.elapsed();
+        assert!(r.stats.handover_s.is_some(), "{limit:?}: no hand-over");
+        assert!(r.stats.handover_dives > 0, "{limit:?}: no dive");
+        assert!(r.stats.dives >= r.stats.handover_dives);
+        let calls = calls.lock().unwrap().clone();
+        assert!(!calls.contains(&Cores::All), "{limit:?}: {calls:?}");
+        assert_eq!(r.status, Status::Feasible, "{:?}", r.note);
+        let p = r.partition.as_ref().expect("a partition");
+        assert!(p.violations(&inst.k).is_empty());
+        let objective = r.objective.expect("an objective");
+        assert!(objective >= optimum, "{objective}");
+        let lb = r.lower_bound.expect("a bound");
+        assert!(
+            (39 * count as i64..optimum).contains(&lb),
+            "{limit:?}: {lb}"
+        );
+        assert!(
+            took <= limit + Duration::from_secs(2),
+            "{limit:?}: {took:?}"
+        );
+    }
+}
+
 /// A proof MIP stopped by its limit ends a margin before the run's deadline (HiGHS overruns
 /// its own limit; here its limit is 10 ms): the run hands the time left to the companion, which
 /// restarts on every core, the result keeps the run's optimum, and the limit holds. The MIP
