@@ -196,20 +196,31 @@ pub(super) fn dives_after_the_hand_over(
         run.stats.dives += 1;
         run.stats.handover_dives += 1;
         run.stats.dive_steps += d.steps;
-        if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-            eprintln!(
-                "hand-over dive {dives}: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
-                d.steps,
-                d.integral,
-                run.ub(),
-                run.start.elapsed().as_secs_f64()
-            );
-        }
-        // The dive's basis holds artificial columns at 0, whose duals make pricing explode.
-        master.restrict(|_| true);
-        master.compact(|_| true);
+        trace(&format!("hand-over dive {dives}"), d, ub, run);
+        restore(master);
     }
     run.sync_companion(inst);
+}
+
+/// Gives the master every column back without the dive's basis: artificial columns basic at
+/// 0 give duals at which pricing explodes (see `branch`).
+pub(super) fn restore(master: &mut Master) {
+    master.restrict(|_| true);
+    master.compact(|_| true);
+}
+
+/// Traces a dive's end (`OPTIK_COLGEN_TRACE`): `what`, its steps, and the incumbent it left
+/// against the one it started from.
+pub(super) fn trace(what: &str, d: DiveStats, from: i64, run: &Run) {
+    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
+        eprintln!(
+            "{what}: {} steps, integral {}, ub {} (from {from}) t {:.2}",
+            d.steps,
+            d.integral,
+            run.ub(),
+            run.start.elapsed().as_secs_f64()
+        );
+    }
 }
 
 /// The seed of the hand-over dives' draws (a run repeats itself given the same timing).

@@ -1140,22 +1140,13 @@ fn dive_and_restore(
     run.stats.dives += 1;
     run.stats.stall_dives += (stage == Stage::Stall) as u64;
     run.stats.dive_steps += d.steps;
-    if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-        eprintln!(
-            "{} dive: {} steps, integral {}, ub {} (from {ub}) t {:.2}",
-            match stage {
-                Stage::Root => "root",
-                Stage::Stall => "stall",
-                Stage::Closing => "closing",
-            },
-            d.steps,
-            d.integral,
-            run.ub(),
-            run.start.elapsed().as_secs_f64()
-        );
-    }
-    master.restrict(|_| true);
-    master.compact(|_| true);
+    let what = match stage {
+        Stage::Root => "root dive",
+        Stage::Stall => "stall dive",
+        Stage::Closing => "closing dive",
+    };
+    dive::trace(what, d, ub, run);
+    dive::restore(master);
     run.sync_companion(inst);
     started.elapsed().as_secs_f64()
 }
