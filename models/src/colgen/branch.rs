@@ -352,8 +352,9 @@ impl HandOver {
 
     /// Hands the run's core over (once per tree) when the tree has stalled: true when it did
     /// (the run then waited until the limit, a proof, or the companion's end). With
-    /// [`ColgenOptions::handover_dives`] the core dives instead, and the master is restricted
-    /// to the node's decisions `pairs` again afterwards.
+    /// [`ColgenOptions::handover_dives`] the core dives first, for that share of the time left
+    /// (the master is restricted to the node's decisions `pairs` again afterwards), and then,
+    /// below a share of 1, goes to the companion.
     fn check(
         &mut self,
         inst: &Instance,
@@ -380,13 +381,20 @@ impl HandOver {
             return false;
         }
         self.done = true;
-        if opts.handover_dives {
-            run.stats.handover_s = Some(run.start.elapsed().as_secs_f64());
-            dive::dives_after_the_hand_over(inst, opts, run, master);
-            master.restrict(|c| pairs.allows(&c.members));
-            return true;
+        let Some(share) = opts.handover_dives else {
+            return run.hand_over(inst);
+        };
+        let handed_over = run.start.elapsed().as_secs_f64();
+        let until = run
+            .remaining()
+            .map(|left| Instant::now() + Duration::from_secs_f64(share * left));
+        dive::dives_after_the_hand_over(inst, opts, run, master, until);
+        master.restrict(|c| pairs.allows(&c.members));
+        if share < 1.0 {
+            run.hand_over(inst);
         }
-        run.hand_over(inst)
+        run.stats.handover_s = Some(handed_over);
+        true
     }
 
     /// [`HandOver::check`] between a node's rounds, when that is on.
@@ -648,7 +656,7 @@ mod tests {
         use std::time::{Duration, Instant};
         with_a_companion_holding_the_pairs(false, |inst, run| {
             let opts = ColgenOptions {
-                handover_dives: true,
+                handover_dives: Some(1.0),
                 ..ColgenOptions::default()
             };
             let mut master = master_over_the_pairs(inst, crate::Criterion::Dbil, run);

@@ -119,8 +119,14 @@ pub(super) fn dive(
         classes.sort_unstable();
         classes.dedup();
         let rounded: HashSet<Vec<u32>> = classes.iter().cloned().collect();
-        let step = (&*master, &sol, &rounded);
-        if !fix(step, &mut fixed, &mut fixed_records, draw.as_deref_mut()) {
+        if !fix(
+            master,
+            &sol,
+            &rounded,
+            &mut fixed,
+            &mut fixed_records,
+            draw.as_deref_mut(),
+        ) {
             break;
         }
         for members in classes {
@@ -155,23 +161,26 @@ pub(super) fn dive(
 }
 
 /// Dives again and again from the root LP (the master with every column, its cuts) with
-/// random fixing ([`fix`]) until the deadline, a proof (the bound meets the incumbent), or the
-/// companion's end; each better partition is the run's incumbent, and the companion restarts
+/// random fixing ([`fix`]) until `until` (or the run's deadline), a proof (the bound meets the
+/// incumbent), or the companion's end; each better partition is the run's incumbent, and the companion restarts
 /// from it. The tree's hand-over ([`super::branch`]) runs this on the run's core instead of
-/// giving the core to the companion when [`ColgenOptions::handover_dives`] is on: the run's
-/// LP-based steps (rounding, dives) made the incumbent's large steps in a traced k = 10 run.
-/// Measured, it lowered the gaps at k = 5 on 1,000 records and not at k = 10 on 500
-/// (docs/exact.md), so it stays a knob. Leaves the master with every column allowed.
+/// giving the core to the companion (or before giving it) when
+/// [`ColgenOptions::handover_dives`] is on: the run's LP-based steps (rounding, dives) made the
+/// incumbent's large steps in a traced k = 10 run. Measured, it lowered the gaps at k = 5 on
+/// 1,000 records and not at k = 10 on 500 (docs/exact.md), so it stays a knob. Leaves the
+/// master with every column allowed.
 pub(super) fn dives_after_the_hand_over(
     inst: &Instance,
     opts: &ColgenOptions,
     run: &mut Run,
     master: &mut Master,
+    until: Option<Instant>,
 ) {
     use rand::SeedableRng;
     let mut rng = ChaCha8Rng::seed_from_u64(HANDOVER_DIVE_SEED);
     let mut dives = 0;
     while !run.out_of_time()
+        && !crate::stop::past(until)
         && ceil_bound(run.lower) < run.ub()
         && run.companion.as_ref().is_none_or(|link| !link.is_done())
     {
@@ -189,7 +198,7 @@ pub(super) fn dives_after_the_hand_over(
             master,
             sol,
             &Pairs::default(),
-            None,
+            until,
             DivePricing::Exact,
             Some(&mut rng),
         );
@@ -313,7 +322,9 @@ fn dive_lp(
 /// probability proportional to its value; repeated dives from one LP then end at different
 /// partitions. False when there is no column to fix.
 fn fix(
-    (master, sol, rounded): (&Master, &LpSolution, &HashSet<Vec<u32>>),
+    master: &Master,
+    sol: &LpSolution,
+    rounded: &HashSet<Vec<u32>>,
     fixed: &mut HashSet<Vec<u32>>,
     fixed_records: &mut [bool],
     draw: Option<&mut ChaCha8Rng>,
@@ -416,7 +427,9 @@ mod tests {
         let mut fixed_records = vec![false; n];
         let mut rng = seed.map(ChaCha8Rng::seed_from_u64);
         assert!(fix(
-            (master, sol, &HashSet::new()),
+            master,
+            sol,
+            &HashSet::new(),
             &mut fixed,
             &mut fixed_records,
             rng.as_mut(),

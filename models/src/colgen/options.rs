@@ -166,12 +166,13 @@ pub struct ColgenOptions {
     /// Default true; `OPTIK_HANDOVER_NODES=0` checks between nodes only (an ablation knob).
     pub handover_in_nodes: bool,
     /// When the tree hands over, the run's core dives from the root LP again and again with
-    /// random fixing ([`super::dive::dives_after_the_hand_over`]) while the companion keeps
-    /// its one core, instead of giving that core to the companion. Default false;
-    /// `OPTIK_HANDOVER_DIVES=1` on (an experiment knob, measured in docs/exact.md, "Randomised
-    /// dives on the run's core after the hand-over": gaps lower at k = 5 on 1,000 records, not
-    /// at k = 10 on 500).
-    pub handover_dives: bool,
+    /// random fixing ([`super::dive::dives_after_the_hand_over`]) for this share of the time
+    /// left, while the companion keeps its one core; then (below 1) the core goes to the
+    /// companion as without it. Default none (the core goes to the companion at once);
+    /// `OPTIK_HANDOVER_DIVES=1` (or `exact`) dives until the limit, `=0.5` for half the time
+    /// left (an experiment knob, measured in docs/exact.md, "Randomised dives on the run's core
+    /// after the hand-over": gaps lower at k = 5 on 1,000 records, not at k = 10 on 500).
+    pub handover_dives: Option<f64>,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
@@ -385,10 +386,10 @@ impl Default for ColgenOptions {
             cut_rounding: std::env::var("OPTIK_CUT_ROUNDING").as_deref() != Ok("0"),
             rounding: super::rounding::Moves::default(),
             handover_in_nodes: std::env::var("OPTIK_HANDOVER_NODES").as_deref() != Ok("0"),
-            handover_dives: matches!(
-                std::env::var("OPTIK_HANDOVER_DIVES").as_deref(),
-                Ok("1") | Ok("exact")
-            ),
+            handover_dives: match std::env::var("OPTIK_HANDOVER_DIVES").as_deref() {
+                Ok("exact") => Some(1.0),
+                _ => env_share("OPTIK_HANDOVER_DIVES", 0.0).filter(|&s| s > 0.0),
+            },
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
