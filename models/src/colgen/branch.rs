@@ -351,8 +351,8 @@ impl HandOver {
     }
 
     /// Hands the run's core over (once per tree) when the tree has stalled: true when it did
-    /// (the run then waited until the limit, a proof, or the companion's end). With
-    /// [`ColgenOptions::handover_dives`] the core dives first, for that share of the time left
+    /// (the run then waited until the limit, a proof, or the companion's end). With hand-over
+    /// dives ([`ColgenOptions::handover_dives_for`]) the core dives first, for that share of the time left
     /// (the master is restricted to the node's decisions `pairs` again afterwards), and then,
     /// below a share of 1, goes to the companion.
     fn check(
@@ -381,7 +381,7 @@ impl HandOver {
             return false;
         }
         self.done = true;
-        let Some(share) = opts.handover_dives else {
+        let Some(share) = opts.handover_dives_for(inst) else {
             return run.hand_over(inst);
         };
         let handed_over = run.start.elapsed().as_secs_f64();

@@ -165,10 +165,10 @@ pub(super) fn dive(
 /// incumbent), or the companion's end; each better partition is the run's incumbent, and the companion restarts
 /// from it. The tree's hand-over ([`super::branch`]) runs this on the run's core instead of
 /// giving the core to the companion (or before giving it) when
-/// [`ColgenOptions::handover_dives`] is on: the run's LP-based steps (rounding, dives) made the
-/// incumbent's large steps in a traced k = 10 run. Measured, it lowered the gaps at k = 5 on
-/// 1,000 records and not at k = 10 on 500 (docs/exact.md), so it stays a knob. Leaves the
-/// master with every column allowed.
+/// [`ColgenOptions::handover_dives_for`] says so: the run's LP-based steps (rounding, dives)
+/// made the incumbent's large steps in a traced k = 10 run. Measured, it lowered the gaps at
+/// k = 5 on 442–1,000 records (the default there) and not at k = 10 on 500 (docs/exact.md).
+/// Leaves the master with every column allowed.
 pub(super) fn dives_after_the_hand_over(
     inst: &Instance,
     opts: &ColgenOptions,

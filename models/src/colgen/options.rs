@@ -168,11 +168,19 @@ pub struct ColgenOptions {
     /// When the tree hands over, the run's core dives from the root LP again and again with
     /// random fixing ([`super::dive::dives_after_the_hand_over`]) for this share of the time
     /// left, while the companion keeps its one core; then (below 1) the core goes to the
-    /// companion as without it. Default none (the core goes to the companion at once);
+    /// companion as without it. Not on the tables that `handover_dives_k5` covers
+    /// ([`ColgenOptions::handover_dives_for`]). Default none (the core goes to the companion at
+    /// once: at k = 10 on 500 records the dives were even with it over 24 pairs);
     /// `OPTIK_HANDOVER_DIVES=1` (or `exact`) dives until the limit, `=0.5` for half the time
-    /// left (an experiment knob, measured in docs/exact.md, "Randomised dives on the run's core
-    /// after the hand-over": gaps lower at k = 5 on 1,000 records, not at k = 10 on 500).
+    /// left (an experiment knob; docs/exact.md, "Randomised dives on the run's core after the
+    /// hand-over").
     pub handover_dives: Option<f64>,
+    /// The hand-over dives' share from 401 to 1,000 records when every k_i is from 5 to 9
+    /// ([`ColgenOptions::handover_dives_for`]). Default `Some(1.0)`, dives until the limit: k = 5
+    /// at 442–1,000 records, gap means 1.37 → 1.22% over 24 pairs, lower in 16
+    /// (docs/exact.md). `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the
+    /// companion, as before; an ablation knob).
+    pub handover_dives_k5: Option<f64>,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
@@ -390,6 +398,7 @@ impl Default for ColgenOptions {
                 Ok("exact") => Some(1.0),
                 _ => env_share("OPTIK_HANDOVER_DIVES", 0.0).filter(|&s| s > 0.0),
             },
+            handover_dives_k5: env_share("OPTIK_HANDOVER_DIVES_K5", 1.0),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
@@ -446,6 +455,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("rounding", &self.rounding)
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("handover_dives", &self.handover_dives)
+            .field("handover_dives_k5", &self.handover_dives_k5)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)
@@ -481,6 +491,13 @@ const LARGE_TAIL_UP_TO: usize = 1000;
 /// See [`LARGE_TAIL_ABOVE`].
 const LARGE_TAIL_FROM_K: u32 = 5;
 
+/// The k_i under which [`ColgenOptions::handover_dives_k5`] holds (on tables of
+/// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records whose least k_i is at least
+/// [`LARGE_TAIL_FROM_K`]): at k = 10 on 442–500 records the dives were even with the
+/// companion on every core (3.49 → 3.55% over 24 pairs, lower in 12), and on Adult 2,000 at
+/// k = 5 they lost in the one pair run (1.16 → 1.50%).
+const HANDOVER_DIVES_BELOW_K: u32 = 10;
+
 impl ColgenOptions {
     /// The root's cut tail on `inst`: [`ColgenOptions::root_cut_tail_large`] from
     /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records when every k_i is at least
@@ -492,6 +509,21 @@ impl ColgenOptions {
             self.root_cut_tail_large
         } else {
             self.root_cut_tail
+        }
+    }
+
+    /// The hand-over dives' share on `inst`: [`ColgenOptions::handover_dives_k5`] from
+    /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records when every k_i is from
+    /// [`LARGE_TAIL_FROM_K`] to [`HANDOVER_DIVES_BELOW_K`] − 1, [`ColgenOptions::handover_dives`]
+    /// otherwise (personal k_i, k = 10 and k_i over {2, 3} included).
+    pub fn handover_dives_for(&self, inst: &Instance) -> Option<f64> {
+        let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
+        let largest = inst.k.iter().copied().max().unwrap_or(1);
+        let ks = inst.least_k() >= LARGE_TAIL_FROM_K && largest < HANDOVER_DIVES_BELOW_K;
+        if sized && ks {
+            self.handover_dives_k5
+        } else {
+            self.handover_dives
         }
     }
 }
@@ -543,6 +575,46 @@ mod tests {
         let personal = |i: usize| if i % 10 == 0 { 3 } else { 5 };
         assert_eq!(opts.root_cut_tail_for(&inst(500, &personal)), Some(0.005));
         assert_eq!(opts.root_cut_tail_for(&inst(500, &|_| 2)), Some(0.005));
+    }
+
+    /// The hand-over dives' default share is for tables of 401 to 1,000 records whose every
+    /// k_i is from 5 to 9; k = 10, personal k_i with a 3, and other sizes keep the other.
+    #[test]
+    fn the_hand_over_dives_are_for_large_tables_at_k_5() {
+        use super::ColgenOptions;
+        use crate::Instance;
+        let opts = ColgenOptions {
+            handover_dives: None,
+            handover_dives_k5: Some(1.0),
+            ..ColgenOptions::default()
+        };
+        let inst = |n: usize, k: &dyn Fn(usize) -> u32| {
+            let ks = (0..n).map(k).collect();
+            Instance::from_distance(1.0, ks, |i, j| i.abs_diff(j) as f64).unwrap()
+        };
+        assert_eq!(opts.handover_dives_for(&inst(401, &|_| 5)), Some(1.0));
+        assert_eq!(opts.handover_dives_for(&inst(1000, &|_| 5)), Some(1.0));
+        assert_eq!(
+            opts.handover_dives_for(&inst(500, &|i| 5 + (i % 5) as u32)),
+            Some(1.0)
+        );
+        assert_eq!(opts.handover_dives_for(&inst(500, &|_| 10)), None);
+        assert_eq!(
+            opts.handover_dives_for(&inst(500, &|i| if i == 0 { 10 } else { 5 })),
+            None
+        );
+        assert_eq!(opts.handover_dives_for(&inst(400, &|_| 5)), None);
+        assert_eq!(opts.handover_dives_for(&inst(1001, &|_| 5)), None);
+        let personal = |i: usize| [3, 5, 7][i % 3];
+        assert_eq!(opts.handover_dives_for(&inst(500, &personal)), None);
+        // The knob for the other tables, and the k = 5 share turned off.
+        let other = ColgenOptions {
+            handover_dives: Some(0.5),
+            handover_dives_k5: None,
+            ..opts
+        };
+        assert_eq!(other.handover_dives_for(&inst(500, &|_| 10)), Some(0.5));
+        assert_eq!(other.handover_dives_for(&inst(500, &|_| 5)), None);
     }
 
     /// HiGHS gets one thread unless the knob names a count; 0 (or less) is HiGHS's default.
