@@ -170,14 +170,14 @@ pub struct ColgenOptions {
     /// left, while the companion keeps its one core; then (below 1) the core goes to the
     /// companion as without it. Not on the tables that `handover_dives_k5` covers
     /// ([`ColgenOptions::handover_dives_for`]). Default none (the core goes to the companion at
-    /// once: at k = 10 on 500 records the dives were even with it over 24 pairs);
+    /// once: at k = 10 on 442–500 records the dives were even with it over 24 pairs);
     /// `OPTIK_HANDOVER_DIVES=1` (or `exact`) dives until the limit, `=0.5` for half the time
     /// left (an experiment knob; docs/exact.md, "Randomised dives on the run's core after the
     /// hand-over").
     pub handover_dives: Option<f64>,
     /// The hand-over dives' share from 401 to 1,000 records when every k_i is from 5 to 9
     /// ([`ColgenOptions::handover_dives_for`]). Default `Some(1.0)`, dives until the limit: k = 5
-    /// at 442–1,000 records, gap means 1.37 → 1.22% over 24 pairs, lower in 16
+    /// at 442–1,000 records, gap means 1.37 → 1.21% over 24 pairs, lower in 16
     /// (docs/exact.md). `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the
     /// companion, as before; an ablation knob).
     pub handover_dives_k5: Option<f64>,
@@ -494,8 +494,8 @@ const LARGE_TAIL_FROM_K: u32 = 5;
 /// The k_i under which [`ColgenOptions::handover_dives_k5`] holds (on tables of
 /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records whose least k_i is at least
 /// [`LARGE_TAIL_FROM_K`]): at k = 10 on 442–500 records the dives were even with the
-/// companion on every core (3.49 → 3.55% over 24 pairs, lower in 12), and on Adult 2,000 at
-/// k = 5 they lost in the one pair run (1.16 → 1.50%).
+/// companion on every core (gap means 3.49 → 3.55% over 24 pairs, lower in 13, higher in 10),
+/// and on Adult 2,000 at k = 5 they lost in the one pair run (1.16 → 1.50%).
 const HANDOVER_DIVES_BELOW_K: u32 = 10;
 
 impl ColgenOptions {
