@@ -551,20 +551,21 @@ mod tests {
         std::env::remove_var(name);
     }
 
+    /// `n` records on a line, record i with the k_i `k(i)`.
+    fn inst(n: usize, k: &dyn Fn(usize) -> u32) -> crate::Instance {
+        let ks = (0..n).map(k).collect();
+        crate::Instance::from_distance(1.0, ks, |i, j| i.abs_diff(j) as f64).unwrap()
+    }
+
     /// The longer root cut tail is for tables of 401 to 1,000 records whose every k_i is at
     /// least 5; other sizes and smaller k_i keep the other.
     #[test]
     fn the_large_cut_tail_is_for_large_tables_at_large_k() {
         use super::ColgenOptions;
-        use crate::Instance;
         let opts = ColgenOptions {
             root_cut_tail: Some(0.005),
             root_cut_tail_large: Some(0.05),
             ..ColgenOptions::default()
-        };
-        let inst = |n: usize, k: &dyn Fn(usize) -> u32| {
-            let ks = (0..n).map(k).collect();
-            Instance::from_distance(1.0, ks, |i, j| i.abs_diff(j) as f64).unwrap()
         };
         assert_eq!(opts.root_cut_tail_for(&inst(401, &|_| 5)), Some(0.05));
         assert_eq!(opts.root_cut_tail_for(&inst(442, &|_| 10)), Some(0.05));
@@ -582,15 +583,10 @@ mod tests {
     #[test]
     fn the_hand_over_dives_are_for_large_tables_at_k_5() {
         use super::ColgenOptions;
-        use crate::Instance;
         let opts = ColgenOptions {
             handover_dives: None,
             handover_dives_k5: Some(1.0),
             ..ColgenOptions::default()
-        };
-        let inst = |n: usize, k: &dyn Fn(usize) -> u32| {
-            let ks = (0..n).map(k).collect();
-            Instance::from_distance(1.0, ks, |i, j| i.abs_diff(j) as f64).unwrap()
         };
         assert_eq!(opts.handover_dives_for(&inst(401, &|_| 5)), Some(1.0));
         assert_eq!(opts.handover_dives_for(&inst(1000, &|_| 5)), Some(1.0));
