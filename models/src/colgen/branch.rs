@@ -352,9 +352,9 @@ impl HandOver {
 
     /// Hands the run's core over (once per tree) when the tree has stalled: true when it did
     /// (the run then waited until the limit, a proof, or the companion's end). With hand-over
-    /// dives ([`ColgenOptions::handover_dives_for`]) the core dives first, for that share of the time left
-    /// (the master is restricted to the node's decisions `pairs` again afterwards), and then,
-    /// below a share of 1, goes to the companion.
+    /// dives ([`ColgenOptions::handover_dives_for`]) the core dives first, for that share of
+    /// the time left (the master is restricted to the node's decisions `pairs` again
+    /// afterwards), and then, below a share of 1, goes to the companion.
     fn check(
         &mut self,
         inst: &Instance,

@@ -162,9 +162,9 @@ pub(super) fn dive(
 
 /// Dives again and again from the root LP (the master with every column, its cuts) with
 /// random fixing ([`fix`]) until `until` (or the run's deadline), a proof (the bound meets the
-/// incumbent), or the companion's end; each better partition is the run's incumbent, and the companion restarts
-/// from it. The tree's hand-over ([`super::branch`]) runs this on the run's core instead of
-/// giving the core to the companion (or before giving it) when
+/// incumbent), or the companion's end; each better partition is the run's incumbent, and the
+/// companion restarts from it. The tree's hand-over ([`super::branch`]) runs this on the
+/// run's core instead of giving the core to the companion (or before giving it) when
 /// [`ColgenOptions::handover_dives_for`] says so: the run's LP-based steps (rounding, dives)
 /// made the incumbent's large steps in a traced k = 10 run. Measured, it lowered the gaps at
 /// k = 5 on 442–1,000 records (the default there) and not at k = 10 on 500 (docs/exact.md).

@@ -176,10 +176,11 @@ pub struct ColgenOptions {
     /// hand-over").
     pub handover_dives: Option<f64>,
     /// The hand-over dives' share from 401 to 1,000 records when every k_i is from 5 to 9
-    /// ([`ColgenOptions::handover_dives_for`]). Default `Some(1.0)`, dives until the limit: k = 5
-    /// at 442–1,000 records, gap means 1.37 → 1.21% over 24 pairs, lower in 16; at 500
-    /// records 0.83 → 0.71% over twelve, lower in ten (docs/exact.md). `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the
-    /// companion, as before; an ablation knob).
+    /// ([`ColgenOptions::handover_dives_for`]). Default `Some(1.0)`, dives until the limit:
+    /// k = 5 at 442–1,000 records, gap means 1.37 → 1.21% over 24 pairs, lower in 16; at 500
+    /// records 0.83 → 0.71% over twelve, lower in ten (docs/exact.md).
+    /// `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the companion, as
+    /// before; an ablation knob).
     pub handover_dives_k5: Option<f64>,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
