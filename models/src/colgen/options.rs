@@ -499,14 +499,21 @@ const LARGE_TAIL_FROM_K: u32 = 5;
 /// and on Adult 2,000 at k = 5 they lost in the one pair run (1.16 → 1.50%).
 const HANDOVER_DIVES_BELOW_K: u32 = 10;
 
+/// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and every k_i
+/// is at least [`LARGE_TAIL_FROM_K`]: the range where the root's longer cut tail and the
+/// hand-over dives were measured and won.
+fn large_at_k5(inst: &Instance) -> bool {
+    let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
+    sized && inst.least_k() >= LARGE_TAIL_FROM_K
+}
+
 impl ColgenOptions {
     /// The root's cut tail on `inst`: [`ColgenOptions::root_cut_tail_large`] from
     /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records when every k_i is at least
     /// [`LARGE_TAIL_FROM_K`], [`ColgenOptions::root_cut_tail`] otherwise (personal k_i and k_i
     /// over {2, 3} included).
     pub fn root_cut_tail_for(&self, inst: &Instance) -> Option<f64> {
-        let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
-        if sized && inst.least_k() >= LARGE_TAIL_FROM_K {
+        if large_at_k5(inst) {
             self.root_cut_tail_large
         } else {
             self.root_cut_tail
@@ -518,10 +525,8 @@ impl ColgenOptions {
     /// [`LARGE_TAIL_FROM_K`] to [`HANDOVER_DIVES_BELOW_K`] − 1, [`ColgenOptions::handover_dives`]
     /// otherwise (personal k_i, k = 10 and k_i over {2, 3} included).
     pub fn handover_dives_for(&self, inst: &Instance) -> Option<f64> {
-        let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
         let largest = inst.k.iter().copied().max().unwrap_or(1);
-        let ks = inst.least_k() >= LARGE_TAIL_FROM_K && largest < HANDOVER_DIVES_BELOW_K;
-        if sized && ks {
+        if large_at_k5(inst) && largest < HANDOVER_DIVES_BELOW_K {
             self.handover_dives_k5
         } else {
             self.handover_dives
