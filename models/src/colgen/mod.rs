@@ -15,6 +15,7 @@ pub mod exchange;
 pub mod ladder;
 mod lp_primal;
 pub mod master;
+mod merge;
 pub mod neighbours;
 mod options;
 mod pair_sum_pricing;

@@ -130,6 +130,7 @@ fn start_run(
         companion: None,
         criterion,
         record_bounds: Vec::new(),
+        elite: None,
     };
     if n == 0 {
         return Err(Box::new(run.finish(
@@ -1486,7 +1487,7 @@ fn mip_seconds(left: f64) -> f64 {
 
 /// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
 /// solution), offering any improvement to the run.
-fn mip_round(
+pub(super) fn mip_round(
     inst: &Instance,
     criterion: Criterion,
     run: &mut Run,
