@@ -113,6 +113,10 @@ pub(super) fn merge(inst: &Instance, run: &mut Run, until: Option<Instant>) -> b
     };
     let before = run.ub();
     mip_round(inst, criterion, run, columns, &[], limits);
+    // The merge's own partition joined the elite: nothing new to merge with it yet.
+    if let Some(elite) = run.elite.as_mut() {
+        elite.fresh = false;
+    }
     run.stats.merges += 1;
     if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
         eprintln!(
@@ -127,8 +131,10 @@ pub(super) fn merge(inst: &Instance, run: &mut Run, until: Option<Instant>) -> b
 
 #[cfg(test)]
 mod tests {
-    use super::Elite;
-    use crate::Partition;
+    use super::{merge, Elite};
+    use crate::colgen::run::{run_with, Run};
+    use crate::colgen::start::partition_cost;
+    use crate::{Criterion, Instance, Partition};
 
     fn p(labels: &[u32]) -> Partition {
         Partition::from_labels(labels)
@@ -158,5 +164,38 @@ mod tests {
             e.take_fresh().unwrap(),
             vec![vec![0, 3], vec![1, 2], vec![0, 1], vec![2, 3]]
         );
+    }
+
+    /// Four pairs of records on a line (0, 1; 10, 11; 20, 21; 30, 31) at k = 2, and two
+    /// partitions each right in one half and crossed in the other: the merge takes the right
+    /// half of each, the four pairs, below both; with nothing new it solves nothing.
+    #[test]
+    fn a_merge_takes_the_best_classes_of_each_partition() {
+        let xs = [0i64, 1, 10, 11, 20, 21, 30, 31];
+        let dist = xs
+            .iter()
+            .map(|a| xs.iter().map(|b| (a - b).abs()).collect())
+            .collect();
+        let inst = Instance::new(1.0, vec![2; 8], dist).expect("valid");
+        let left = Partition::from_labels(&[0, 0, 1, 1, 2, 3, 2, 3]);
+        let right = Partition::from_labels(&[0, 1, 0, 1, 2, 2, 3, 3]);
+        let pairs = Partition::from_labels(&[0, 0, 1, 1, 2, 2, 3, 3]);
+        let cost = |p: &Partition| partition_cost(&inst, Criterion::Dbil, p);
+        let (l, r, best) = (cost(&left), cost(&right), cost(&pairs));
+        assert!(best < l.min(r));
+        let mut run = Run {
+            elite: Some(Elite::new(4)),
+            ..run_with(i64::MAX, 0.0)
+        };
+        run.best = None;
+        run.offer(&inst, left, l, false);
+        run.offer(&inst, right, r, false);
+        assert_eq!(run.ub(), l.min(r));
+        assert!(merge(&inst, &mut run, None));
+        assert_eq!(run.stats.merges, 1);
+        let (p, c) = run.best.clone().expect("an incumbent");
+        assert_eq!((p, c), (pairs, best));
+        assert!(!merge(&inst, &mut run, None), "nothing new to merge");
+        assert_eq!(run.stats.merges, 1);
     }
 }
