@@ -226,11 +226,6 @@ pub struct EngineStats {
     /// `ColgenOptions::handover_dives`; counted in `dives` too).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub handover_dives: u64,
-    /// Solution-merging MIPs between the hand-over dives: over the classes of the best
-    /// partitions the run's LP steps offered (column generation; see
-    /// `ColgenOptions::merge_elite`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub merges: u64,
     /// What HiGHS reported when it could not solve the master LP even after a rebuild, with
     /// time left (column generation: the run then handed its core to the companion; see
     /// `colgen::master`). Rare: the one failure seen had no trace to say why.

@@ -15,7 +15,6 @@
 use super::column::Column;
 use super::lp_primal::{integral_partition, round_lp};
 use super::master::{LpSolution, Master};
-use super::merge::{self, Elite};
 use super::options::ColgenOptions;
 use super::pricing::Pairs;
 use super::round::{fast_round, price_round};
@@ -180,7 +179,6 @@ pub(super) fn dives_after_the_hand_over(
     use rand::SeedableRng;
     let mut rng = ChaCha8Rng::seed_from_u64(HANDOVER_DIVE_SEED);
     let mut dives = 0;
-    run.elite = opts.merge_elite.map(Elite::new);
     while !run.out_of_time()
         && !crate::stop::past(until)
         && ceil_bound(run.lower) < run.ub()
@@ -210,11 +208,7 @@ pub(super) fn dives_after_the_hand_over(
         run.stats.dive_steps += d.steps;
         trace(&format!("hand-over dive {dives}"), d, ub, run);
         restore(master);
-        if !crate::stop::past(until) && ceil_bound(run.lower) < run.ub() {
-            merge::merge(inst, run, until);
-        }
     }
-    run.elite = None;
     run.sync_companion(inst);
 }
 

@@ -15,7 +15,6 @@ pub mod exchange;
 pub mod ladder;
 mod lp_primal;
 pub mod master;
-mod merge;
 pub mod neighbours;
 mod options;
 mod pair_sum_pricing;

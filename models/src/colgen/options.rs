@@ -182,11 +182,6 @@ pub struct ColgenOptions {
     /// `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the companion, as
     /// before; an ablation knob).
     pub handover_dives_k5: Option<f64>,
-    /// Between the hand-over dives, the set-partitioning MIP over the classes of this many
-    /// best partitions the run's LP steps offered (roundings, dives' ends) and the
-    /// incumbent's ([`super::merge`]). Default none; `OPTIK_MERGE_ELITE=N` keeps N (an
-    /// experiment knob).
-    pub merge_elite: Option<usize>,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
@@ -405,7 +400,6 @@ impl Default for ColgenOptions {
                 _ => env_share("OPTIK_HANDOVER_DIVES", 0.0).filter(|&s| s > 0.0),
             },
             handover_dives_k5: env_share("OPTIK_HANDOVER_DIVES_K5", 1.0),
-            merge_elite: env_number::<usize>("OPTIK_MERGE_ELITE").filter(|&n| n > 0),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
@@ -463,7 +457,6 @@ impl std::fmt::Debug for ColgenOptions {
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("handover_dives", &self.handover_dives)
             .field("handover_dives_k5", &self.handover_dives_k5)
-            .field("merge_elite", &self.merge_elite)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)

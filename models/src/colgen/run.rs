@@ -3,7 +3,6 @@
 
 use super::column::Column;
 use super::companion::Link;
-use super::merge::Elite;
 use super::start;
 use crate::engine::{
     BoundCallback, BoundEvent, EngineResult, EngineStats, SolutionCallback, SolutionEvent, Status,
@@ -50,9 +49,6 @@ pub(super) struct Run {
     /// Per-record lower bounds m_i ([`start::record_bounds`]), computed once at the start: the
     /// first bound, the least-slack seeding, the smoothing centre and the companion's bound.
     pub(super) record_bounds: Vec<f64>,
-    /// The best partitions offered to the run, kept for solution merging while set
-    /// ([`super::merge`]).
-    pub(super) elite: Option<Elite>,
 }
 
 impl Run {
@@ -86,9 +82,6 @@ impl Run {
     }
 
     pub(super) fn offer(&mut self, inst: &Instance, p: Partition, cost: i64, warm: bool) {
-        if let Some(elite) = self.elite.as_mut() {
-            elite.offer(&p, cost);
-        }
         if self.best.as_ref().is_some_and(|(_, b)| *b <= cost) {
             return;
         }
@@ -296,7 +289,6 @@ pub(super) fn run_with(best: i64, lower: f64) -> Run {
         companion: None,
         criterion: Criterion::Dbil,
         record_bounds: Vec::new(),
-        elite: None,
     }
 }
 

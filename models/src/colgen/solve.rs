@@ -130,7 +130,6 @@ fn start_run(
         companion: None,
         criterion,
         record_bounds: Vec::new(),
-        elite: None,
     };
     if n == 0 {
         return Err(Box::new(run.finish(
@@ -1487,7 +1486,7 @@ fn mip_seconds(left: f64) -> f64 {
 
 /// Solves the set-partitioning MIP over `columns` plus the incumbent's classes (its start
 /// solution), offering any improvement to the run.
-pub(super) fn mip_round(
+fn mip_round(
     inst: &Instance,
     criterion: Criterion,
     run: &mut Run,
