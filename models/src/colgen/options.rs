@@ -496,7 +496,8 @@ const LARGE_TAIL_FROM_K: u32 = 5;
 /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records whose least k_i is at least
 /// [`LARGE_TAIL_FROM_K`]): at k = 10 on 442–500 records the dives were even with the
 /// companion on every core (gap means 3.49 → 3.55% over 24 pairs, lower in 13, higher in 10),
-/// and on Adult 2,000 at k = 5 they lost in the one pair run (1.16 → 1.50%).
+/// and on Adult 2,000 at k = 5 in 300 s they were even over four pairs (1.37 → 1.39%, lower
+/// in three by 0.03–0.12 points, higher in one by 0.34).
 const HANDOVER_DIVES_BELOW_K: u32 = 10;
 
 /// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and every k_i
