@@ -63,8 +63,8 @@ pub struct ColgenOptions {
     /// Price-and-dive in branch-and-price ([`super::dive`]). Default true;
     /// `OPTIK_COLGEN_DIVE=0` turns every dive off (an ablation knob).
     pub dive: bool,
-    /// With `dive`, also dive at a slow root LP's first convergence, with the companion. Default true;
-    /// `OPTIK_COLGEN_DIVE=tree` keeps only the tree's dives (an ablation knob).
+    /// With `dive`, also dive at a slow root LP's first convergence, with the companion.
+    /// Default true; `OPTIK_COLGEN_DIVE=tree` keeps only the tree's dives (an ablation knob).
     pub root_dive: bool,
     /// With `dive`, also dive every 10 tree nodes or more (doubling after each dive that finds
     /// nothing). Default false: after such dives a 200-record tree without a time limit once
@@ -501,8 +501,8 @@ const LARGE_TAIL_FROM_K: u32 = 5;
 const HANDOVER_DIVES_BELOW_K: u32 = 10;
 
 /// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and every k_i
-/// is at least [`LARGE_TAIL_FROM_K`]: the range where the root's longer cut tail and the
-/// hand-over dives were measured and won.
+/// is at least [`LARGE_TAIL_FROM_K`]: the range where the root's longer cut tail was
+/// measured to win (k = 5 and 10), and, below [`HANDOVER_DIVES_BELOW_K`], the hand-over dives.
 fn large_at_k5(inst: &Instance) -> bool {
     let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
     sized && inst.least_k() >= LARGE_TAIL_FROM_K
