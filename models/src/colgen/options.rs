@@ -486,7 +486,9 @@ impl std::fmt::Debug for ColgenOptions {
 const LARGE_TAIL_ABOVE: usize = 400;
 
 /// See [`LARGE_TAIL_ABOVE`]: on Adult 2,000, k = 5 in 300 s the longer tail lost (1.40 →
-/// 1.52%, one pair), so larger tables keep [`ColgenOptions::root_cut_tail`].
+/// 1.52%, one pair), so larger tables keep [`ColgenOptions::root_cut_tail`]; the hand-over
+/// dives were even there over four pairs (1.37 → 1.39%, lower in three by 0.03–0.12 points,
+/// higher in one by 0.34), so they stop at the same size.
 const LARGE_TAIL_UP_TO: usize = 1000;
 
 /// See [`LARGE_TAIL_ABOVE`].
@@ -495,9 +497,7 @@ const LARGE_TAIL_FROM_K: u32 = 5;
 /// The k_i under which [`ColgenOptions::handover_dives_k5`] holds (on tables of
 /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records whose least k_i is at least
 /// [`LARGE_TAIL_FROM_K`]): at k = 10 on 442–500 records the dives were even with the
-/// companion on every core (gap means 3.49 → 3.55% over 24 pairs, lower in 13, higher in 10),
-/// and on Adult 2,000 at k = 5 in 300 s they were even over four pairs (1.37 → 1.39%, lower
-/// in three by 0.03–0.12 points, higher in one by 0.34).
+/// companion on every core (gap means 3.49 → 3.55% over 24 pairs, lower in 13, higher in 10).
 const HANDOVER_DIVES_BELOW_K: u32 = 10;
 
 /// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and every k_i
