@@ -203,7 +203,46 @@ fn run(
     }
 }
 
+/// Stops the benchmark unless it and the `optik` binary `bin` were built from this tree at its
+/// HEAD commit (`build.rs`), and returns the binary's `--version`. Cargo judges freshness by
+/// file times, so a build of another checkout sharing the target directory (an old commit
+/// measured side by side) can pass for this tree's: in session 50 a "new" run measured the
+/// old commit's binary (docs/exact.md, corrected in session 51).
+fn check_build(bin: &str) -> String {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fix =
+        "`cargo clean --release -p optik -p optik-models -p optik-propagators` and bench again";
+    let cwd = std::env::current_dir().expect("a working directory");
+    assert!(
+        here.canonicalize().ok() == cwd.canonicalize().ok(),
+        "this benchmark was built in {}, not in {}: {fix}",
+        here.display(),
+        cwd.display()
+    );
+    let out = Command::new(bin)
+        .arg("--version")
+        .output()
+        .expect("optik --version");
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(here)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if let Some(head) = head {
+        assert!(
+            version.contains(&format!("(commit {head})")),
+            "{bin} is `{version}`, this tree is at {head}: {fix}"
+        );
+    }
+    version
+}
+
 fn main() {
+    let version = check_build(env!("CARGO_BIN_EXE_optik"));
+    println!("binary: {version}");
     let tables: Vec<String> = common::env_list("OPTIK_BENCH_TABLES", "adult,diabetes,census");
     let sizes: Vec<usize> = common::env_list("OPTIK_BENCH_N", "100,200,500,1000,2000")
         .iter()

@@ -14,10 +14,19 @@ mod export;
 use crate::settings::{self, Setting};
 use clap::{Parser, Subcommand};
 
+/// `optik --version`: the package version and the git commit the binary was built at (see
+/// `build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("OPTIK_BUILD_COMMIT"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "optik",
-    version,
+    version = VERSION,
     about = "Optimal k- and k_i-anonymous releases of small microdata tables"
 )]
 pub(crate) struct Cli {
