@@ -20,7 +20,9 @@
 //! Every run is `--engine colgen`: above 5,000 records `auto` would run the large-neighbourhood
 //! search instead, and from 1,001 it would set a 300 s limit when none is given (docs/large.md).
 //!
-//! Peak memory is read with `/usr/bin/time -f %M` when it exists.
+//! Peak memory is read with `/usr/bin/time -f %M` when it exists. The bench first prints the
+//! binary's `optik --version` line, and stops unless the binary and the bench were built from
+//! this tree at its HEAD commit ([`check_build`]).
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

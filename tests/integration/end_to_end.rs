@@ -279,3 +279,24 @@ fn help_on_every_subcommand() {
         assert!(o.stdout.contains("--k-column"));
     }
 }
+
+/// `optik --version` names the package version and the git commit the binary was built at
+/// (`build.rs`; `unknown` outside a git checkout), which the frontier bench compares with the
+/// tree's HEAD.
+#[test]
+fn version_names_the_build_commit() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_optik"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let prefix = format!("optik {} (commit ", env!("CARGO_PKG_VERSION"));
+    let commit = text
+        .trim()
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("unexpected version line: {text}"));
+    let hex = commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit());
+    assert!(hex || commit == "unknown", "not a commit: {commit}");
+}
