@@ -168,9 +168,10 @@ pub struct ColgenOptions {
     /// When the tree hands over, the run's core dives from the root LP again and again with
     /// random fixing ([`super::dive::dives_after_the_hand_over`]) for this share of the time
     /// left, while the companion keeps its one core; then (below 1) the core goes to the
-    /// companion as without it. Not on the tables that `handover_dives_k5` covers
-    /// ([`ColgenOptions::handover_dives_for`]). Default none (the core goes to the companion at
-    /// once: at k = 10 on 442–500 records the dives were even with it over 24 pairs);
+    /// companion as without it. Not on the tables that `handover_dives_k5` and
+    /// `handover_dives_personal` cover ([`ColgenOptions::handover_dives_for`]). Default none
+    /// (the core goes to the companion at once: at k = 10 on 442–500 records the dives were
+    /// even with it over 24 pairs);
     /// `OPTIK_HANDOVER_DIVES=1` (or `exact`) dives until the limit, `=0.5` for half the time
     /// left (an experiment knob; docs/exact.md, "Randomised dives on the run's core after the
     /// hand-over").
@@ -182,6 +183,15 @@ pub struct ColgenOptions {
     /// `OPTIK_HANDOVER_DIVES_K5` sets the share (`0`: the core goes to the companion, as
     /// before; an ablation knob).
     pub handover_dives_k5: Option<f64>,
+    /// The hand-over dives' share from 401 to 1,000 records when the k_i differ, some below 5
+    /// and some from 5 (personal k_i over {3, 5, 7}; [`ColgenOptions::handover_dives_for`]).
+    /// Default `Some(0.5)`, dives for half the time left, then the companion on every core:
+    /// at 442–1,000 records, gap means 0.42 → 0.34% over 24 pairs, lower in 15, runs above
+    /// 0.5% seven → three (docs/exact.md, "Randomised dives on the run's core after the
+    /// hand-over", session 51).
+    /// `OPTIK_HANDOVER_DIVES_PERSONAL` sets the share (`0`: the core goes to the companion at
+    /// once, as before; an ablation knob).
+    pub handover_dives_personal: Option<f64>,
     /// For sse, the root's pricing rounds first try the centroid descent
     /// ([`super::centroid_pricing`]) and run the exact search only when it finds nothing. Default
     /// true; `OPTIK_CENTROID_PRICING=0` turns it off (an ablation knob).
@@ -400,6 +410,7 @@ impl Default for ColgenOptions {
                 _ => env_share("OPTIK_HANDOVER_DIVES", 0.0).filter(|&s| s > 0.0),
             },
             handover_dives_k5: env_share("OPTIK_HANDOVER_DIVES_K5", 1.0),
+            handover_dives_personal: env_share("OPTIK_HANDOVER_DIVES_PERSONAL", 0.5),
             centroid_pricing: env_number::<u32>("OPTIK_CENTROID_PRICING") != Some(0),
             wcsd_pricing: env_number::<u32>("OPTIK_WCSD_PRICING") != Some(0),
             bound_ladder: env_number::<u32>("OPTIK_BOUND_LADDER") != Some(0),
@@ -457,6 +468,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("handover_in_nodes", &self.handover_in_nodes)
             .field("handover_dives", &self.handover_dives)
             .field("handover_dives_k5", &self.handover_dives_k5)
+            .field("handover_dives_personal", &self.handover_dives_personal)
             .field("centroid_pricing", &self.centroid_pricing)
             .field("wcsd_pricing", &self.wcsd_pricing)
             .field("bound_ladder", &self.bound_ladder)
@@ -504,8 +516,21 @@ const HANDOVER_DIVES_BELOW_K: u32 = 10;
 /// is at least [`LARGE_TAIL_FROM_K`]: the range where the root's longer cut tail was
 /// measured to win (k = 5 and 10), and, below [`HANDOVER_DIVES_BELOW_K`], the hand-over dives.
 fn large_at_k5(inst: &Instance) -> bool {
-    let sized = inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO;
-    sized && inst.least_k() >= LARGE_TAIL_FROM_K
+    sized_for_the_tail(inst) && inst.least_k() >= LARGE_TAIL_FROM_K
+}
+
+/// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records.
+fn sized_for_the_tail(inst: &Instance) -> bool {
+    inst.n > LARGE_TAIL_ABOVE && inst.n <= LARGE_TAIL_UP_TO
+}
+
+/// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and its k_i
+/// straddle [`LARGE_TAIL_FROM_K`] (some below, some from it): personal k_i such as
+/// {3, 5, 7}, where the hand-over dives for half the time left were measured to win; k_i
+/// over {2, 3} were not measured and keep [`ColgenOptions::handover_dives`].
+fn personal_across_k5(inst: &Instance) -> bool {
+    let largest = inst.k.iter().copied().max().unwrap_or(1);
+    sized_for_the_tail(inst) && inst.least_k() < LARGE_TAIL_FROM_K && largest >= LARGE_TAIL_FROM_K
 }
 
 impl ColgenOptions {
@@ -521,14 +546,18 @@ impl ColgenOptions {
         }
     }
 
-    /// The hand-over dives' share on `inst`: [`ColgenOptions::handover_dives_k5`] from
-    /// [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records when every k_i is from
-    /// [`LARGE_TAIL_FROM_K`] to [`HANDOVER_DIVES_BELOW_K`] − 1, [`ColgenOptions::handover_dives`]
-    /// otherwise (personal k_i, k = 10 and k_i over {2, 3} included).
+    /// The hand-over dives' share on `inst`: from [`LARGE_TAIL_ABOVE`] + 1 to
+    /// [`LARGE_TAIL_UP_TO`] records, [`ColgenOptions::handover_dives_k5`] when every k_i is
+    /// from [`LARGE_TAIL_FROM_K`] to [`HANDOVER_DIVES_BELOW_K`] − 1 and
+    /// [`ColgenOptions::handover_dives_personal`] when some k_i are below
+    /// [`LARGE_TAIL_FROM_K`] and some not; [`ColgenOptions::handover_dives`] otherwise (k = 10,
+    /// k_i over {2, 3} and other sizes included).
     pub fn handover_dives_for(&self, inst: &Instance) -> Option<f64> {
         let largest = inst.k.iter().copied().max().unwrap_or(1);
         if large_at_k5(inst) && largest < HANDOVER_DIVES_BELOW_K {
             self.handover_dives_k5
+        } else if personal_across_k5(inst) {
+            self.handover_dives_personal
         } else {
             self.handover_dives
         }
@@ -585,14 +614,16 @@ mod tests {
         assert_eq!(opts.root_cut_tail_for(&inst(500, &|_| 2)), Some(0.005));
     }
 
-    /// The hand-over dives' default share is for tables of 401 to 1,000 records whose every
-    /// k_i is from 5 to 9; k = 10, personal k_i with a 3, and other sizes keep the other.
+    /// The hand-over dives' default shares are for tables of 401 to 1,000 records whose every
+    /// k_i is from 5 to 9 (until the limit), or whose k_i straddle 5 (personal k_i: half the
+    /// time left); k = 10, k_i below 5 and other sizes keep the knob's.
     #[test]
     fn the_hand_over_dives_are_for_large_tables_at_k_5() {
         use super::ColgenOptions;
         let opts = ColgenOptions {
             handover_dives: None,
             handover_dives_k5: Some(1.0),
+            handover_dives_personal: Some(0.5),
             ..ColgenOptions::default()
         };
         assert_eq!(opts.handover_dives_for(&inst(401, &|_| 5)), Some(1.0));
@@ -608,16 +639,35 @@ mod tests {
         );
         assert_eq!(opts.handover_dives_for(&inst(400, &|_| 5)), None);
         assert_eq!(opts.handover_dives_for(&inst(1001, &|_| 5)), None);
+        // Personal k_i across 5 take their own share, in the same size range only; k_i over
+        // {2, 3} do not.
         let personal = |i: usize| [3, 5, 7][i % 3];
-        assert_eq!(opts.handover_dives_for(&inst(500, &personal)), None);
-        // The knob for the other tables, and the k = 5 share turned off.
+        assert_eq!(opts.handover_dives_for(&inst(500, &personal)), Some(0.5));
+        assert_eq!(opts.handover_dives_for(&inst(401, &personal)), Some(0.5));
+        assert_eq!(opts.handover_dives_for(&inst(1000, &personal)), Some(0.5));
+        assert_eq!(opts.handover_dives_for(&inst(400, &personal)), None);
+        assert_eq!(opts.handover_dives_for(&inst(1001, &personal)), None);
+        let three_and_ten = |i: usize| if i == 0 { 10 } else { 3 };
+        assert_eq!(
+            opts.handover_dives_for(&inst(500, &three_and_ten)),
+            Some(0.5)
+        );
+        assert_eq!(
+            opts.handover_dives_for(&inst(500, &|i| 2 + (i % 2) as u32)),
+            None
+        );
+        assert_eq!(opts.handover_dives_for(&inst(500, &|_| 3)), None);
+        // The knob for the other tables, and the k = 5 and personal shares turned off.
         let other = ColgenOptions {
             handover_dives: Some(0.5),
             handover_dives_k5: None,
+            handover_dives_personal: None,
             ..opts
         };
         assert_eq!(other.handover_dives_for(&inst(500, &|_| 10)), Some(0.5));
         assert_eq!(other.handover_dives_for(&inst(500, &|_| 5)), None);
+        assert_eq!(other.handover_dives_for(&inst(500, &personal)), None);
+        assert_eq!(other.handover_dives_for(&inst(500, &|_| 3)), Some(0.5));
     }
 
     /// HiGHS gets one thread unless the knob names a count; 0 (or less) is HiGHS's default.
