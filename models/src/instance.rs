@@ -110,6 +110,12 @@ impl Instance {
         self.k.iter().copied().min().unwrap_or(1)
     }
 
+    /// The largest k_i (1 for an empty instance): class sizes, pricing limits and the
+    /// hand-over dives' rule depend on it.
+    pub fn largest_k(&self) -> u32 {
+        self.k.iter().copied().max().unwrap_or(1)
+    }
+
     /// Converts an integer objective back to distance units.
     pub fn to_units(&self, v: i64) -> f64 {
         v as f64 / self.scale

@@ -55,7 +55,7 @@ pub fn exchanges(
     if !classic || n < 2 || per_record == 0 || !extra.size_cap_only() {
         return Vec::new();
     }
-    let kmax = inst.k.iter().copied().max().unwrap_or(1);
+    let kmax = inst.largest_k();
     let size = size_limit(extra, kmax, n);
     // A swap moves one record of a class of `size`: dbil charges every member, wcsd the others.
     let members = if criterion == Criterion::Wcsd {

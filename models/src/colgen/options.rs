@@ -529,8 +529,8 @@ fn sized_for_the_tail(inst: &Instance) -> bool {
 /// {3, 5, 7}, where the hand-over dives for half the time left were measured to win; k_i
 /// over {2, 3} were not measured and keep [`ColgenOptions::handover_dives`].
 fn personal_across_k5(inst: &Instance) -> bool {
-    let largest = inst.k.iter().copied().max().unwrap_or(1);
-    sized_for_the_tail(inst) && inst.least_k() < LARGE_TAIL_FROM_K && largest >= LARGE_TAIL_FROM_K
+    let straddles = inst.least_k() < LARGE_TAIL_FROM_K && inst.largest_k() >= LARGE_TAIL_FROM_K;
+    sized_for_the_tail(inst) && straddles
 }
 
 impl ColgenOptions {
@@ -553,8 +553,7 @@ impl ColgenOptions {
     /// [`LARGE_TAIL_FROM_K`] and some not; [`ColgenOptions::handover_dives`] otherwise (k = 10,
     /// k_i over {2, 3} and other sizes included).
     pub fn handover_dives_for(&self, inst: &Instance) -> Option<f64> {
-        let largest = inst.k.iter().copied().max().unwrap_or(1);
-        if large_at_k5(inst) && largest < HANDOVER_DIVES_BELOW_K {
+        if large_at_k5(inst) && inst.largest_k() < HANDOVER_DIVES_BELOW_K {
             self.handover_dives_k5
         } else if personal_across_k5(inst) {
             self.handover_dives_personal

@@ -415,7 +415,7 @@ pub fn search(inst: &Instance, duals: &Duals, opts: &SearchOptions) -> Found {
         minimise_tasks,
     } = *opts;
     let n = inst.n;
-    let kmax_all = inst.k.iter().copied().max().unwrap_or(1);
+    let kmax_all = inst.largest_k();
     let cap: Vec<usize> = (0..=kmax_all).map(|k| size_limit(extra, k, n)).collect();
     let mut must_of: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in &extra.must {

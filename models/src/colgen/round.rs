@@ -258,7 +258,7 @@ pub(super) fn fast_round(
     };
     let n = inst.n;
     let t = std::time::Instant::now();
-    let kmax = inst.k.iter().copied().max().unwrap_or(1);
+    let kmax = inst.largest_k();
     let max_size = super::column::size_limit(&opts.constraints, kmax, n);
     let mut added = 0;
     for (_, c) in search(inst, &sol.duals, max_size, n.max(50), run.deadline) {
