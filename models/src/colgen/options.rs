@@ -88,8 +88,17 @@ pub struct ColgenOptions {
     /// MIP is a strong primal step where the restricted master lacks the columns: Adult, 100
     /// records, k = 5, it found the optimum 213.815 in 10 s, which the tree and the companion
     /// had not found in 300 s (docs/exact.md). Default `Some(0.25)`; `OPTIK_PROOF_PROBE` sets
-    /// the share (`0`: off; an ablation knob).
+    /// the share (`0`: off; an ablation knob). Not on the tables that `proof_probe_personal`
+    /// covers ([`ColgenOptions::proof_probe_for`]).
     pub proof_probe: Option<f64>,
+    /// The proof probe's share from 401 records (to its own limit of 500) when the k_i
+    /// straddle 5, some below and some from it (personal k_i over {3, 5, 7};
+    /// [`ColgenOptions::proof_probe_for`]). Default none: the probe's MIP over the 20n
+    /// columns sat at HiGHS's root for its whole share there, and without it the tree ran
+    /// instead (diabetes, 442 records, 60 s: gap means 0.57 → 0.49% over 16 pairs, lower in
+    /// 12, the bound higher in 13; docs/exact.md, "The proof probe off at personal k_i").
+    /// `OPTIK_PROOF_PROBE_PERSONAL` sets the share (an ablation knob).
+    pub proof_probe_personal: Option<f64>,
     /// Where a partition has at most [`super::cover::MAX_CLASSES`] classes, each stage of the
     /// enumeration proof first searches its columns for the cheapest exact cover within the
     /// gap's reduced costs ([`super::cover`]) for at most this share of the time left (at most
@@ -392,6 +401,9 @@ impl Default for ColgenOptions {
             node_dives: std::env::var("OPTIK_COLGEN_DIVE").is_ok_and(|v| v == "all"),
             closing_dive: env_share("OPTIK_CLOSING_DIVE", 0.25),
             proof_probe: env_share("OPTIK_PROOF_PROBE", 0.25),
+            proof_probe_personal: env_number::<f64>("OPTIK_PROOF_PROBE_PERSONAL")
+                .filter(|s| *s > 0.0)
+                .map(|s| s.min(1.0)),
             proof_cover: env_share("OPTIK_PROOF_COVER", 0.9),
             tight_phase: env_share("OPTIK_TIGHT_PHASE", 0.25),
             tight_companion: std::env::var("OPTIK_TIGHT_COMPANION").as_deref() != Ok("0"),
@@ -453,6 +465,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("node_dives", &self.node_dives)
             .field("closing_dive", &self.closing_dive)
             .field("proof_probe", &self.proof_probe)
+            .field("proof_probe_personal", &self.proof_probe_personal)
             .field("proof_cover", &self.proof_cover)
             .field("tight_phase", &self.tight_phase)
             .field("tight_companion", &self.tight_companion)
@@ -543,6 +556,17 @@ impl ColgenOptions {
             self.root_cut_tail_large
         } else {
             self.root_cut_tail
+        }
+    }
+
+    /// The proof probe's share on `inst`: [`ColgenOptions::proof_probe_personal`] from
+    /// [`LARGE_TAIL_ABOVE`] + 1 records when its k_i straddle [`LARGE_TAIL_FROM_K`],
+    /// [`ColgenOptions::proof_probe`] otherwise (the probe itself runs below 500 records).
+    pub fn proof_probe_for(&self, inst: &Instance) -> Option<f64> {
+        if personal_across_k5(inst) {
+            self.proof_probe_personal
+        } else {
+            self.proof_probe
         }
     }
 
@@ -667,6 +691,35 @@ mod tests {
         assert_eq!(other.handover_dives_for(&inst(500, &|_| 5)), None);
         assert_eq!(other.handover_dives_for(&inst(500, &personal)), None);
         assert_eq!(other.handover_dives_for(&inst(500, &|_| 3)), Some(0.5));
+    }
+
+    /// The proof probe keeps its share except from 401 records when the k_i straddle 5
+    /// (personal k_i), where it takes the personal share (none by default).
+    #[test]
+    fn the_proof_probe_is_not_for_personal_k_i_from_401_records() {
+        use super::ColgenOptions;
+        let opts = ColgenOptions {
+            proof_probe: Some(0.25),
+            proof_probe_personal: None,
+            ..ColgenOptions::default()
+        };
+        let personal = |i: usize| [3, 5, 7][i % 3];
+        assert_eq!(opts.proof_probe_for(&inst(401, &personal)), None);
+        assert_eq!(opts.proof_probe_for(&inst(442, &personal)), None);
+        assert_eq!(opts.proof_probe_for(&inst(400, &personal)), Some(0.25));
+        assert_eq!(opts.proof_probe_for(&inst(100, &personal)), Some(0.25));
+        assert_eq!(opts.proof_probe_for(&inst(442, &|_| 5)), Some(0.25));
+        assert_eq!(opts.proof_probe_for(&inst(442, &|_| 10)), Some(0.25));
+        assert_eq!(
+            opts.proof_probe_for(&inst(442, &|i| 2 + (i % 2) as u32)),
+            Some(0.25)
+        );
+        let knob = ColgenOptions {
+            proof_probe_personal: Some(0.5),
+            ..opts
+        };
+        assert_eq!(knob.proof_probe_for(&inst(442, &personal)), Some(0.5));
+        assert_eq!(knob.proof_probe_for(&inst(442, &|_| 5)), Some(0.25));
     }
 
     /// HiGHS gets one thread unless the knob names a count; 0 (or less) is HiGHS's default.

@@ -680,9 +680,9 @@ fn prove(
 
 /// The proof from the converged root LP `sol`: branch-and-price for a wide gap (until the
 /// incumbent comes within the enumeration's reach; with a time limit, after the
-/// enumeration's first stage as a probe, `ColgenOptions::proof_probe`), else enumerate every
-/// column that can belong to a solution better than the incumbent, in stages of growing
-/// reduced-cost threshold, and solve the set-partitioning MIP over them.
+/// enumeration's first stage as a probe, `ColgenOptions::proof_probe_for`), else enumerate
+/// every column that can belong to a solution better than the incumbent, in stages of
+/// growing reduced-cost threshold, and solve the set-partitioning MIP over them.
 fn settle(
     inst: &Instance,
     opts: &ColgenOptions,
@@ -698,8 +698,8 @@ fn settle(
     let slack = inst.max_classes().max(1) as f64 * (-min_rc).max(0.0) + 1e-6 * z.abs().max(1.0);
     let wide = opts.proof.tree(z, run.ub());
     // Auto, with a time limit: a wide gap first gets the enumeration's first stage, its MIP
-    // limited to a share of the time left (`ColgenOptions::proof_probe`).
-    let mut probe = match opts.proof_probe {
+    // limited to a share of the time left (`ColgenOptions::proof_probe_for`).
+    let mut probe = match opts.proof_probe_for(inst) {
         Some(share)
             if wide
                 && opts.proof == Proof::Auto
