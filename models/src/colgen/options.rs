@@ -539,8 +539,9 @@ fn sized_for_the_tail(inst: &Instance) -> bool {
 
 /// Whether `inst` has [`LARGE_TAIL_ABOVE`] + 1 to [`LARGE_TAIL_UP_TO`] records and its k_i
 /// straddle [`LARGE_TAIL_FROM_K`] (some below, some from it): personal k_i such as
-/// {3, 5, 7}, where the hand-over dives for half the time left were measured to win; k_i
-/// over {2, 3} were not measured and keep [`ColgenOptions::handover_dives`].
+/// {3, 5, 7}, where the hand-over dives for half the time left and (below 500 records) no
+/// proof probe were measured to win; k_i over {2, 3} were not measured and keep
+/// [`ColgenOptions::handover_dives`] and [`ColgenOptions::proof_probe`].
 fn personal_across_k5(inst: &Instance) -> bool {
     let straddles = inst.least_k() < LARGE_TAIL_FROM_K && inst.largest_k() >= LARGE_TAIL_FROM_K;
     sized_for_the_tail(inst) && straddles
