@@ -20,6 +20,7 @@ pub mod membership;
 pub mod min_classes;
 pub mod n_clusters;
 pub mod precede;
+pub mod pricing;
 pub mod size_cap;
 pub mod split;
 pub mod wcsd;

@@ -9,6 +9,7 @@ mod cheap_pricing;
 pub mod column;
 mod companion;
 mod cover;
+pub mod cp_pricing;
 pub mod cuts;
 mod dive;
 pub mod exchange;

@@ -527,7 +527,9 @@ enum Outcome {
     Timeout(Option<i64>),
 }
 
-fn resolver() -> ResolutionResolver {
+/// The conflict resolver of every CP search here: 1UIP with minimisation, which pumpkin's
+/// debug checks (the `check` feature) need turned off.
+pub(crate) fn resolver() -> ResolutionResolver {
     if cfg!(feature = "check") {
         // Minimisation off: debug-checks asserts otherwise (see solver-stack notes).
         ResolutionResolver::new(AnalysisMode::OneUIP, false, false)

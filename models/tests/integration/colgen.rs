@@ -4,6 +4,7 @@
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance, stopped_after};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
+use optik_models::colgen::cp_pricing::price_with_cp;
 use optik_models::colgen::exchange::exchanges;
 use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::master::Master;
@@ -1651,4 +1652,50 @@ fn a_stopped_proof_mip_leaves_a_valid_bound_above_the_lp() {
         raised > 0,
         "no stopped proof MIP raised the bound: the test checks nothing"
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Pricing one class with CP (issue 12's measurement against the depth-first pricing)
+    /// finds the least reduced cost of a valid class (k_i met, at most 2·max k − 1 records) to
+    /// within its scale, or proves none is below −1/scale, checked against brute force; with
+    /// uniform k (where those classes are the unsplittable ones) it agrees with the search.
+    #[test]
+    fn cp_pricing_matches_brute_force(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),
+                                      crit in 0usize..2, with_cuts in any::<bool>()) {
+        let inst = random_instance(n, KS[ks], seed);
+        let criterion = [Criterion::Dbil, Criterion::Wcsd][crit];
+        let duals = random_duals(&inst, seed ^ 0xc0de, with_cuts);
+        let mut least = f64::INFINITY;
+        for mask in 1u32..(1 << n) {
+            let members: Vec<u32> = (0..n as u32).filter(|&i| mask >> i & 1 == 1).collect();
+            let kmax = members.iter().map(|&i| inst.k[i as usize]).max().unwrap() as usize;
+            if members.len() >= kmax && members.len() < 2 * kmax {
+                let c = Column::new(&inst, criterion, members);
+                least = least.min(duals.reduced_cost(&c.members, c.cost));
+            }
+        }
+        let got = price_with_cp(&inst, criterion, &duals, &ClassConstraints::default(), None)
+            .expect("dbil or wcsd, no constraints, cut penalties ≥ 0");
+        prop_assert!(got.proven);
+        let unit = 1.0 / got.scale;
+        match &got.best {
+            Some((rc, members)) => {
+                let c = Column::new(&inst, criterion, members.clone());
+                prop_assert!((rc - duals.reduced_cost(&c.members, c.cost)).abs() < 1e-6);
+                prop_assert!(*rc <= -unit + 1e-6, "{rc} is not below −1/scale");
+                prop_assert!(*rc <= least + 2.0 * unit, "{rc} against the least {least}");
+                let kmax = members.iter().map(|&i| inst.k[i as usize]).max().unwrap() as usize;
+                prop_assert!(members.len() >= kmax && members.len() < 2 * kmax);
+            }
+            None => prop_assert!(least > -2.0 * unit, "missed a class at {least}"),
+        }
+        if ks == 0 && least < -2.0 * unit {
+            let dfs = search(&inst, &duals, &SearchOptions::new(criterion, Mode::Best { k: 1, threshold: 0.0 }));
+            let (best, _) = &dfs.columns[0];
+            let (rc, _) = got.best.as_ref().expect("a class below −2/scale");
+            prop_assert!((rc - best).abs() <= 2.0 * unit, "CP {rc}, search {best}");
+        }
+    }
 }
