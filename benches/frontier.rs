@@ -24,77 +24,13 @@
 //! binary's `optik --version` line, and stops unless the binary and the bench were built from
 //! this tree at its HEAD commit ([`check_build`]).
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
 mod common;
-use common::{adult_schema, data_dir, env};
-
-/// A table of the benchmark: its rows (header first), its delimiter and its schema file.
-struct Table {
-    name: String,
-    header: String,
-    rows: Vec<String>,
-    schema: PathBuf,
-}
-
-/// A numeric schema: `quasi` columns numeric quasi-identifiers, the rest insensitive.
-fn numeric_schema(dir: &Path, name: &str, quasi: &[&str]) -> PathBuf {
-    let mut s = String::from("default_role = \"insensitive\"\n");
-    for q in quasi {
-        let _ = writeln!(s, "[columns.{q}]\nrole = \"quasi\"\nkind = \"numeric\"");
-    }
-    let p = dir.join(format!("{name}.toml"));
-    std::fs::write(&p, s).expect("schema written");
-    p
-}
-
-fn load(dir: &Path, name: &str) -> Table {
-    let data = data_dir();
-    let (file, schema) = match name {
-        "adult" => (data.join("adult/adult.csv"), adult_schema(dir)),
-        "diabetes" => (
-            data.join("sklearn_diabetes_raw.csv"),
-            numeric_schema(
-                dir,
-                name,
-                &["age", "bmi", "bp", "s1", "s2", "s3", "s4", "s5", "s6"],
-            ),
-        ),
-        "census" | "tarragona" => {
-            let file = data.join(format!("sdcmicro/{name}.csv"));
-            let text = std::fs::read_to_string(&file).expect("sdcMicro table");
-            let header = text.lines().next().expect("a header").to_string();
-            let cols: Vec<&str> = header.split(',').collect();
-            (file, numeric_schema(dir, name, &cols))
-        }
-        other => panic!("unknown table {other}"),
-    };
-    let text = std::fs::read_to_string(&file).expect("table readable");
-    let mut lines = text.lines();
-    let header = lines.next().expect("a header").to_string();
-    Table {
-        name: name.to_string(),
-        header,
-        rows: lines.map(str::to_string).collect(),
-        schema,
-    }
-}
-
-/// A seeded random sample of `n` rows (the whole table when smaller), written into `dir`.
-fn sample(dir: &Path, t: &Table, n: usize, seed: u64) -> (PathBuf, usize) {
-    let mut rows: Vec<&String> = t.rows.iter().collect();
-    rows.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
-    let n = n.min(rows.len());
-    let p = dir.join(format!("{}_{n}_{seed}.csv", t.name));
-    let body: Vec<&str> = rows[..n].iter().map(|s| s.as_str()).collect();
-    std::fs::write(&p, format!("{}\n{}\n", t.header, body.join("\n"))).expect("sample written");
-    (p, n)
-}
+use common::{env, load, sample};
 
 /// `name:KEY=V,KEY=V` entries.
 fn parse_configs(s: &str) -> Vec<(String, Vec<(String, String)>)> {

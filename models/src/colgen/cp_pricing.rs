@@ -10,11 +10,16 @@ use std::time::{Duration, Instant};
 
 use optik_propagators::dual_bound::{DualData, SumCriterion};
 use optik_propagators::pricing::{ClassPricingConstructor, PricingData, IN};
+use optik_propagators::pumpkin_core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
+use optik_propagators::pumpkin_core::branching::value_selection::InDomainMin;
+use optik_propagators::pumpkin_core::branching::variable_selection::InputOrder;
+use optik_propagators::pumpkin_core::branching::Brancher;
 use optik_propagators::pumpkin_core::predicates::PredicateConstructor;
 use optik_propagators::pumpkin_core::results::{
     ProblemSolution, SatisfactionResultUnderAssumptions,
 };
 use optik_propagators::pumpkin_core::termination::TimeBudget;
+use optik_propagators::pumpkin_core::variables::DomainId;
 use optik_propagators::pumpkin_core::Solver;
 use optik_propagators::DistMatrix;
 
@@ -43,6 +48,16 @@ pub struct CpPriced {
     pub seconds: f64,
 }
 
+/// How the CP pricing branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpBranching {
+    /// pumpkin's default: VSIDS with restarts.
+    Vsids,
+    /// The records in decreasing order of their duals, each tried in the class first (the
+    /// depth-first pricing's order).
+    DualOrder,
+}
+
 /// Prices one class under `duals` (cover duals, and cut penalties that must all be ≥ 0) for
 /// dbil or wcsd, with the size caps of `constraints` (which must hold only a largest class
 /// size), until proven or `deadline`. `Err` names what it cannot price.
@@ -51,6 +66,7 @@ pub fn price_with_cp(
     criterion: Criterion,
     duals: &Duals,
     constraints: &ClassConstraints,
+    branching: CpBranching,
     deadline: Option<Instant>,
 ) -> Result<CpPriced, String> {
     let start = Instant::now();
@@ -102,48 +118,85 @@ pub fn price_with_cp(
         data,
         constraint_tag,
     });
-    let mut brancher = solver.default_brancher();
-    let mut resolver = crate::cp::resolver();
     let mut out = CpPriced {
         scale,
         ..CpPriced::default()
     };
-    let mut ub = -1i32;
-    loop {
-        let left = match deadline {
-            Some(d) => match d.checked_duration_since(Instant::now()) {
-                Some(t) => t,
-                None => break,
-            },
-            None => Duration::from_secs(u64::MAX / 4),
-        };
-        let mut term = crate::stop::Budget(TimeBudget::starting_now(left));
-        let assumption = [objective.upper_bound_predicate(ub)];
-        match solver.satisfy_under_assumptions(&mut brancher, &mut term, &mut resolver, &assumption)
-        {
-            SatisfactionResultUnderAssumptions::Satisfiable(s) => {
-                let members: Vec<u32> = (0..n)
-                    .filter(|&i| s.solution().get_integer_value(x[i]) == IN)
-                    .map(|i| i as u32)
-                    .collect();
-                let value = s.solution().get_integer_value(objective);
-                let rc = duals.reduced_cost(&members, class_cost(inst, criterion, &members));
-                out.best = Some((rc, members));
-                out.solutions += 1;
-                if value <= i32::MIN + 1 {
-                    out.proven = true;
-                    break;
-                }
-                ub = value - 1;
-            }
-            SatisfactionResultUnderAssumptions::UnsatisfiableUnderAssumptions(_)
-            | SatisfactionResultUnderAssumptions::Unsatisfiable(_) => {
-                out.proven = true;
-                break;
-            }
-            SatisfactionResultUnderAssumptions::Unknown(_) => break,
-        }
+    let search = Search {
+        inst,
+        criterion,
+        duals,
+        x: &x,
+        objective,
+        deadline,
+    };
+    if branching == CpBranching::DualOrder {
+        // Records by decreasing dual, each tried in the class first (the DFS's order).
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| duals.pi[b].total_cmp(&duals.pi[a]).then(a.cmp(&b)));
+        let vars: Vec<DomainId> = order.iter().map(|&i| x[i]).collect();
+        let mut brancher =
+            IndependentVariableValueBrancher::new(InputOrder::new(&vars), InDomainMin);
+        search.run(&mut solver, &mut brancher, &mut out);
+    } else {
+        let mut brancher = solver.default_brancher();
+        search.run(&mut solver, &mut brancher, &mut out);
     }
     out.seconds = start.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// One pricing's search: the model's variables and what a class found is checked against.
+struct Search<'a> {
+    inst: &'a Instance,
+    criterion: Criterion,
+    duals: &'a Duals,
+    x: &'a [DomainId],
+    objective: DomainId,
+    deadline: Option<Instant>,
+}
+
+impl Search<'_> {
+    /// Finds better and better classes (objective ≤ the last one's − 1) until none is left
+    /// (proven) or the deadline.
+    fn run<B: Brancher>(&self, solver: &mut Solver, brancher: &mut B, out: &mut CpPriced) {
+        let n = self.x.len();
+        let mut resolver = crate::cp::resolver();
+        let mut ub = -1i32;
+        loop {
+            let left = match self.deadline {
+                Some(d) => match d.checked_duration_since(Instant::now()) {
+                    Some(t) => t,
+                    None => return,
+                },
+                None => Duration::from_secs(u64::MAX / 4),
+            };
+            let mut term = crate::stop::Budget(TimeBudget::starting_now(left));
+            let assumption = [self.objective.upper_bound_predicate(ub)];
+            match solver.satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumption)
+            {
+                SatisfactionResultUnderAssumptions::Satisfiable(s) => {
+                    let members: Vec<u32> = (0..n)
+                        .filter(|&i| s.solution().get_integer_value(self.x[i]) == IN)
+                        .map(|i| i as u32)
+                        .collect();
+                    let value = s.solution().get_integer_value(self.objective);
+                    let cost = class_cost(self.inst, self.criterion, &members);
+                    out.best = Some((self.duals.reduced_cost(&members, cost), members));
+                    out.solutions += 1;
+                    if value <= i32::MIN + 1 {
+                        out.proven = true;
+                        return;
+                    }
+                    ub = value - 1;
+                }
+                SatisfactionResultUnderAssumptions::UnsatisfiableUnderAssumptions(_)
+                | SatisfactionResultUnderAssumptions::Unsatisfiable(_) => {
+                    out.proven = true;
+                    return;
+                }
+                SatisfactionResultUnderAssumptions::Unknown(_) => return,
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use crate::common::{random_instance, random_matrix_instance, random_sse_instance, stopped_after};
 use optik_models::brute_force::brute_force;
 use optik_models::colgen::column::{valid_unsplittable, Column};
-use optik_models::colgen::cp_pricing::price_with_cp;
+use optik_models::colgen::cp_pricing::{price_with_cp, CpBranching};
 use optik_models::colgen::exchange::exchanges;
 use optik_models::colgen::ladder::{rung_point, rung_search};
 use optik_models::colgen::master::Master;
@@ -1663,7 +1663,8 @@ proptest! {
     /// uniform k (where those classes are the unsplittable ones) it agrees with the search.
     #[test]
     fn cp_pricing_matches_brute_force(n in 3usize..=10, ks in 0usize..4, seed in any::<u64>(),
-                                      crit in 0usize..2, with_cuts in any::<bool>()) {
+                                      crit in 0usize..2, with_cuts in any::<bool>(),
+                                      dual_order in any::<bool>()) {
         let inst = random_instance(n, KS[ks], seed);
         let criterion = [Criterion::Dbil, Criterion::Wcsd][crit];
         let duals = random_duals(&inst, seed ^ 0xc0de, with_cuts);
@@ -1676,7 +1677,8 @@ proptest! {
                 least = least.min(duals.reduced_cost(&c.members, c.cost));
             }
         }
-        let got = price_with_cp(&inst, criterion, &duals, &ClassConstraints::default(), None)
+        let branching = if dual_order { CpBranching::DualOrder } else { CpBranching::Vsids };
+        let got = price_with_cp(&inst, criterion, &duals, &ClassConstraints::default(), branching, None)
             .expect("dbil or wcsd, no constraints, cut penalties ≥ 0");
         prop_assert!(got.proven);
         let unit = 1.0 / got.scale;
