@@ -92,3 +92,54 @@ fn constraint_explanations_hold() {
         }
     }
 }
+
+/// The class-pricing propagator under pumpkin's checks: CP pricing on random instances and
+/// duals (with cuts), both branchings, finds the DFS pricing's least reduced cost.
+#[test]
+fn cp_pricing_explanations_hold() {
+    use optik_models::colgen::cp_pricing::{price_with_cp, CpBranching};
+    use optik_models::colgen::pricing::{search, Mode, SearchOptions};
+    use optik_models::ClassConstraints;
+    for seed in 0..10u64 {
+        let n = 5 + (seed as usize % 8); // 5..=12
+        let inst = random_instance(n, &[2], seed);
+        let duals = crate::colgen::random_duals(&inst, seed, seed % 2 == 0);
+        for c in [Criterion::Dbil, Criterion::Wcsd] {
+            let dfs = search(
+                &inst,
+                &duals,
+                &SearchOptions::new(
+                    c,
+                    Mode::Best {
+                        k: 1,
+                        threshold: -1e-3,
+                    },
+                ),
+            );
+            for branching in [CpBranching::Vsids, CpBranching::DualOrder] {
+                let cp = price_with_cp(
+                    &inst,
+                    c,
+                    &duals,
+                    &ClassConstraints::default(),
+                    branching,
+                    None,
+                )
+                .unwrap();
+                assert!(cp.proven, "{c:?} {branching:?} seed {seed}");
+                let unit = 1.0 / cp.scale;
+                match (dfs.columns.first(), &cp.best) {
+                    (Some((want, _)), Some((got, _))) => {
+                        assert!((want - got).abs() <= 2.0 * unit, "{want} vs {got}")
+                    }
+                    (None, None) => {}
+                    (want, got) => assert!(
+                        want.map_or(true, |w| w.0 > -2.0 * unit)
+                            && got.as_ref().map_or(true, |g| g.0 > -2.0 * unit),
+                        "{want:?} vs {got:?}"
+                    ),
+                }
+            }
+        }
+    }
+}

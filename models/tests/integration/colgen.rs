@@ -232,7 +232,7 @@ fn all_columns(inst: &Instance, criterion: Criterion) -> Vec<Column> {
     out
 }
 
-fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
+pub(crate) fn random_duals(inst: &Instance, seed: u64, with_cuts: bool) -> Duals {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let scale = inst.dist.iter().flatten().copied().max().unwrap_or(1) as f64;
     let pi = (0..inst.n)
