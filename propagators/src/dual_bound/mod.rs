@@ -110,36 +110,44 @@ pub struct DualBoundPropagator {
     inference_code: InferenceCode,
 }
 
-impl DualBoundPropagator {
-    /// What class `j`'s bound read: its members' assignments and the exclusions of `j` from
-    /// every other record (records fixed elsewhere included), except `skip`.
-    fn explain_class(
-        &self,
-        s: &Snapshot,
-        j: i32,
-        members: &[usize],
-        skip: Option<usize>,
-        out: &mut Vec<Predicate>,
-    ) {
-        for &a in members {
-            out.push(eq(self.vars[a], j));
+/// What class `j`'s bound read, pushed onto `out`: its members' assignments and the exclusions
+/// of `j` from every other record of `vars` (records fixed elsewhere included), except `skip`.
+/// The class-pricing propagator's reasons are the same.
+pub(crate) fn explain_class(
+    vars: &[DomainId],
+    s: &Snapshot,
+    j: i32,
+    members: &[usize],
+    skip: Option<usize>,
+    out: &mut Vec<Predicate>,
+) {
+    for &a in members {
+        out.push(eq(vars[a], j));
+    }
+    for (u, &x) in vars.iter().enumerate() {
+        if Some(u) == skip || members.contains(&u) {
+            continue;
         }
-        for u in 0..self.vars.len() {
-            if Some(u) == skip || members.contains(&u) {
-                continue;
-            }
-            if s.fixed[u].is_some() || !s.contains(u, j) {
-                out.push(ne(self.vars[u], j));
-            }
+        if s.fixed[u].is_some() || !s.contains(u, j) {
+            out.push(ne(x, j));
         }
     }
+}
 
+impl DualBoundPropagator {
     /// The explanation of every positive share except class `skip_class`'s.
     fn explain(&self, s: &Snapshot, ev: &DualEval, skip_class: Option<i32>) -> Vec<Predicate> {
         let mut reason = Vec::new();
         for share in &ev.shares {
             if share.rc > 0.0 && Some(share.class) != skip_class {
-                self.explain_class(s, share.class, &share.members, None, &mut reason);
+                explain_class(
+                    &self.vars,
+                    s,
+                    share.class,
+                    &share.members,
+                    None,
+                    &mut reason,
+                );
             }
         }
         reason
@@ -217,7 +225,7 @@ impl Propagator for DualBoundPropagator {
                         .find(|c| c.class == j)
                         .map_or(&[], |c| &c.members);
                     let mut reason = self.explain(&s, &ev, Some(j));
-                    self.explain_class(&s, j, members, Some(r), &mut reason);
+                    explain_class(&self.vars, &s, j, members, Some(r), &mut reason);
                     reason.push(le(self.objective, clamp32(obj_ub)));
                     context.post(
                         ne(self.vars[r], j),

@@ -32,9 +32,9 @@ use pumpkin_core::propagation::{
 use pumpkin_core::state::{propagator_conflict, PropagationStatusCP};
 use pumpkin_core::variables::DomainId;
 
-use crate::common::{clamp32, eq, ge, le, ne, register, Snapshot};
+use crate::common::{clamp32, ge, le, ne, register, Snapshot};
 use crate::dual_bound::bound::{candidates, ClassCtx};
-use crate::dual_bound::DualData;
+use crate::dual_bound::{explain_class, DualData};
 
 declare_inference_label!(ClassPricing);
 
@@ -154,15 +154,8 @@ fn explain(
     members: &[usize],
     skip: Option<usize>,
 ) -> Vec<Predicate> {
-    let mut out: Vec<Predicate> = members.iter().map(|&a| eq(vars[a], IN)).collect();
-    for (u, &x) in vars.iter().enumerate() {
-        if Some(u) == skip || members.contains(&u) {
-            continue;
-        }
-        if s.fixed[u].is_some() || !s.contains(u, IN) {
-            out.push(ne(x, IN));
-        }
-    }
+    let mut out = Vec::new();
+    explain_class(vars, s, IN, members, skip, &mut out);
     out
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::common::eq;
 use crate::dual_bound::SumCriterion;
 use crate::test_support::{assert_conflict, line, Harness};
 
