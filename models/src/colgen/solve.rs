@@ -1594,6 +1594,101 @@ mod tests {
         });
     }
 
+    /// Reduced-cost fixing at a converged root LP (`super::super::pair_fixing`), on small
+    /// instances solved by brute force: with the optimum + 1 as the incumbent, no pair of an
+    /// optimal partition's class is fixed apart; and each pair's answer is the one a full
+    /// enumeration of the classes below the gap gives.
+    #[test]
+    fn pair_fixing_keeps_the_optimum_and_matches_the_enumeration() {
+        use super::super::pair_fixing::{candidates, fix_pairs, pair_reaches};
+        use super::super::pricing::{search, Mode, Pairs, SearchOptions};
+        let mut fixed_somewhere = 0;
+        for (seed, k) in [(1u64, 2u32), (2, 3), (3, 3), (4, 2), (5, 3), (6, 4)] {
+            let n = 11usize;
+            let xs: Vec<i64> = (0..n as u64)
+                .map(|i| ((i * 7919 + seed * 104_729) % 97) as i64)
+                .collect();
+            let ys: Vec<i64> = (0..n as u64)
+                .map(|i| ((i * 1_299_709 + seed * 15_485_863) % 89) as i64)
+                .collect();
+            let dist = (0..n)
+                .map(|a| {
+                    (0..n)
+                        .map(|b| (xs[a] - xs[b]).abs() + (ys[a] - ys[b]).abs())
+                        .collect()
+                })
+                .collect();
+            let inst = Instance::new(1.0, vec![k; n], dist).expect("valid");
+            let mut opts = ColgenOptions {
+                cuts: seed % 2 == 0,
+                ..ColgenOptions::default()
+            };
+            let (opt_partition, opt) =
+                crate::brute_force::brute_force(&inst, opts.criterion, 1).expect("feasible");
+            let (mut run, mut master) = start_run(&inst, &mut opts).ok().expect("started");
+            let (sol, _) = column_generation(&inst, &opts, &mut run, &mut master).expect("lp");
+            let fixing = fix_pairs(
+                &inst,
+                &opts,
+                &master,
+                &sol,
+                &Pairs::default(),
+                opt + 1,
+                None,
+            );
+            assert!(!fixing.stopped);
+            assert_eq!(
+                fixing.asked,
+                candidates(&master, &sol, &Pairs::default()).len()
+            );
+            for class in opt_partition.classes() {
+                for (t, &a) in class.iter().enumerate() {
+                    for &b in &class[t + 1..] {
+                        let p = (a.min(b) as u32, a.max(b) as u32);
+                        assert!(!fixing.apart.contains(&p), "seed {seed}: {p:?} fixed apart");
+                    }
+                }
+            }
+            fixed_somewhere += fixing.apart.len();
+            // Against the enumeration of every class within the gap, for every pair.
+            let gap = (opt - sol.duals.value().floor() as i64 + 3) as f64;
+            let all = search(
+                &inst,
+                &sol.duals,
+                &SearchOptions {
+                    constraints: &opts.constraints,
+                    ..SearchOptions::new(
+                        opts.criterion,
+                        Mode::All {
+                            threshold: gap,
+                            budget: usize::MAX,
+                        },
+                    )
+                },
+            );
+            for a in 0..n as u32 {
+                for b in a + 1..n as u32 {
+                    let listed = all
+                        .columns
+                        .iter()
+                        .any(|(_, c)| c.members.contains(&a) && c.members.contains(&b));
+                    let asked = pair_reaches(
+                        &inst,
+                        &opts,
+                        &sol.duals,
+                        &Pairs::default(),
+                        (a, b),
+                        gap,
+                        None,
+                    );
+                    assert_eq!(asked, Some(listed), "seed {seed}, pair ({a}, {b})");
+                }
+            }
+        }
+        // The candidates are the LP's pairs, each in a class of reduced cost 0: none is fixed.
+        assert_eq!(fixed_somewhere, 0);
+    }
+
     #[test]
     fn a_deferred_dive_keeps_its_seconds_from_the_stall() {
         // Census, k = 10: a stall at 438 s of 600 keeps 0.4 · 162 = 64.8 s for the dive; the
