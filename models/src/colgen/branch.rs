@@ -26,18 +26,12 @@ use super::options::ColgenOptions;
 use super::pricing::Pairs;
 use super::round::{age_pool, price_round, Round};
 use super::run::{ceil_bound, Run};
-use super::{dive, pair_fixing, start};
+use super::{dive, start};
 use crate::root_lp::OddSet;
 use crate::Instance;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::time::{Duration, Instant};
-
-/// Reduced-cost fixing passes at most per node (each after its LP converged again).
-const FIX_PASSES: u8 = 3;
-
-/// Share of the time left that one fixing pass may take.
-const FIX_SHARE: f64 = 0.1;
 
 /// Share of the time left that the root's dive may take.
 const DIVE_SHARE: f64 = 0.5;
@@ -55,8 +49,6 @@ struct Node {
     bound: f64,
     depth: usize,
     id: u64,
-    /// Reduced-cost fixing passes run at this node ([`pair_fixing`]).
-    fix_passes: u8,
 }
 
 impl PartialEq for Node {
@@ -101,10 +93,6 @@ pub(super) struct TreeStats {
     /// Dives ([`dive`]) and their LP re-solves.
     pub(super) dives: u64,
     pub(super) dive_steps: u64,
-    /// Pairs fixed apart by reduced cost ([`pair_fixing`]), pairs asked, and the seconds it took.
-    pub(super) fixed_pairs: u64,
-    pub(super) fix_asked: u64,
-    pub(super) fix_s: f64,
 }
 
 /// How a node's LP ended.
@@ -144,7 +132,6 @@ pub(super) fn branch_and_price(
         bound: root_bound,
         depth: 0,
         id: next_id,
-        fix_passes: 0,
     });
     let mut last_dive: Option<u64> = None;
     let mut dive_every = DIVE_EVERY;
@@ -233,44 +220,6 @@ pub(super) fn branch_and_price(
         }
         if ceil_bound(z) >= run.ub() {
             continue;
-        }
-        if opts.pair_fixing
-            && node.fix_passes < FIX_PASSES
-            && !sol.artificial
-            && sol.exchanged == 0.0
-        {
-            let t = Instant::now();
-            let deadline = run
-                .remaining()
-                .map(|left| t + Duration::from_secs_f64(left * FIX_SHARE));
-            let fixing =
-                pair_fixing::fix_pairs(inst, opts, master, &sol, &node.pairs, run.ub(), deadline);
-            stats.fix_asked += fixing.asked as u64;
-            stats.fixed_pairs += fixing.apart.len() as u64;
-            stats.fix_s += t.elapsed().as_secs_f64();
-            if trace {
-                eprintln!(
-                    "fixing at node {}: {} of {} pairs apart{} in {:.2} s",
-                    stats.nodes,
-                    fixing.apart.len(),
-                    fixing.asked,
-                    if fixing.stopped { " (stopped)" } else { "" },
-                    t.elapsed().as_secs_f64()
-                );
-            }
-            if !fixing.apart.is_empty() {
-                // The node again, its LP without the fixed pairs: its bound is still z, and
-                // no better partition of it is lost.
-                let mut pairs = node.pairs;
-                pairs.apart.extend(fixing.apart);
-                open.push(Node {
-                    pairs,
-                    bound: z,
-                    fix_passes: node.fix_passes + 1,
-                    ..node
-                });
-                continue;
-            }
         }
         let dive_due = last_dive.is_none_or(|at| opts.node_dives && stats.nodes >= at + dive_every);
         if opts.dive
@@ -361,7 +310,6 @@ pub(super) fn branch_and_price(
                 bound: z,
                 depth: node.depth + 1,
                 id: next_id,
-                fix_passes: 0,
             });
         }
     };

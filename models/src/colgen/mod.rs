@@ -18,7 +18,6 @@ mod lp_primal;
 pub mod master;
 pub mod neighbours;
 mod options;
-mod pair_fixing;
 mod pair_sum_pricing;
 pub mod pricing;
 pub mod proof;

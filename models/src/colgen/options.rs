@@ -139,10 +139,6 @@ pub struct ColgenOptions {
     /// 0.1% above the bound, and the tree's first node cut until the limit without hearing of
     /// it). Default true; `OPTIK_NODE_SYNC=0` syncs between nodes only (an ablation knob).
     pub node_sync: bool,
-    /// Reduced-cost fixing of record pairs at converged tree nodes ([`super::pair_fixing`]):
-    /// pairs no better partition of the node can put together are decided apart for its
-    /// subtree. `OPTIK_PAIR_FIXING=0` turns it off (an ablation knob).
-    pub pair_fixing: bool,
     /// A node's cut rounds stop once a round raised its LP by less than this share of the gap
     /// left to the incumbent; the node then branches (and the root dives). Default
     /// `Some(0.01)` (Adult, 50 records, k = 10: the first node's rounds raised the bound by
@@ -415,7 +411,6 @@ impl Default for ColgenOptions {
             price_cover: price_cover_from_env(),
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
-            pair_fixing: std::env::var("OPTIK_PAIR_FIXING").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
             root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
             root_cut_tail_large: env_share("OPTIK_ROOT_CUT_TAIL_LARGE", 0.05),
@@ -478,7 +473,6 @@ impl std::fmt::Debug for ColgenOptions {
             .field("price_cover", &self.price_cover)
             .field("handover_after", &self.handover_after)
             .field("node_sync", &self.node_sync)
-            .field("pair_fixing", &self.pair_fixing)
             .field("node_cut_tail", &self.node_cut_tail)
             .field("root_cut_tail", &self.root_cut_tail)
             .field("root_cut_tail_large", &self.root_cut_tail_large)
