@@ -505,9 +505,7 @@ fn node_lp(
         // Converged: odd-set cuts are valid for every partition, so a node may add the ones
         // its LP violates (branch-cut-and-price), up to a cap on the master's cut rows; not
         // when the run separates none (`opts.cuts` off).
-        let cap = super::options::env_number::<usize>("OPTIK_NODE_CUT_FACTOR")
-            .unwrap_or(NODE_CUT_FACTOR)
-            * inst.n;
+        let cap = opts.cuts_per_record.1 * inst.n;
         if opts.cuts
             && master.cuts.len() < cap
             && ceil_bound(sol.objective) < run.ub()
@@ -549,10 +547,6 @@ fn tailing_off(tail: Option<f64>, from: Option<f64>, now: f64, ub: i64) -> bool 
         _ => false,
     }
 }
-
-/// Largest number of odd-set cuts in the master during the tree, per record
-/// (`OPTIK_NODE_CUT_FACTOR`, an ablation knob).
-const NODE_CUT_FACTOR: usize = 8;
 
 /// Ryan–Foster: the pair of records whose together-value Σ_{C ∋ a, b} x_C is fractional and
 /// closest to ½ (ties: the smaller pair), or `None` when every pair value is integral.

@@ -145,6 +145,11 @@ pub struct ColgenOptions {
     /// 0.17 in 55 s against a gap of 21); `OPTIK_NODE_CUT_TAIL` sets the share (`0`: cut up to
     /// the cap as before; an ablation knob).
     pub node_cut_tail: Option<f64>,
+    /// Most odd-set cuts in the master per record: at the root's cut rounds (default 4,
+    /// `OPTIK_CUT_FACTOR`) and during the tree (default 8, `OPTIK_NODE_CUT_FACTOR`); ablation
+    /// knobs (16 and 32 proved two more of twelve k = 10 samples at 50–100 records but slowed
+    /// four proofs by 1.6–8.8 times; docs/exact.md, technique row 67).
+    pub cuts_per_record: (usize, usize),
     /// The root's cut rounds count as without gain (three such end them) when a round raised
     /// the LP by less than this share of the gap to the incumbent, beside the absolute test
     /// (2e-6 of the LP). Default `Some(0.005)` (diabetes, 100 records, k = 5: proven in 8.0 s
@@ -412,6 +417,10 @@ impl Default for ColgenOptions {
             handover_after: handover_from_env(),
             node_sync: std::env::var("OPTIK_NODE_SYNC").as_deref() != Ok("0"),
             node_cut_tail: env_share("OPTIK_NODE_CUT_TAIL", 0.01),
+            cuts_per_record: (
+                env_number("OPTIK_CUT_FACTOR").unwrap_or(4),
+                env_number("OPTIK_NODE_CUT_FACTOR").unwrap_or(8),
+            ),
             root_cut_tail: env_share("OPTIK_ROOT_CUT_TAIL", 0.005),
             root_cut_tail_large: env_share("OPTIK_ROOT_CUT_TAIL_LARGE", 0.05),
             cut_rounding: std::env::var("OPTIK_CUT_ROUNDING").as_deref() != Ok("0"),
@@ -474,6 +483,7 @@ impl std::fmt::Debug for ColgenOptions {
             .field("handover_after", &self.handover_after)
             .field("node_sync", &self.node_sync)
             .field("node_cut_tail", &self.node_cut_tail)
+            .field("cuts_per_record", &self.cuts_per_record)
             .field("root_cut_tail", &self.root_cut_tail)
             .field("root_cut_tail_large", &self.root_cut_tail_large)
             .field("cut_rounding", &self.cut_rounding)

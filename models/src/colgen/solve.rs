@@ -264,11 +264,8 @@ fn converge(
     let n = inst.n;
     let max_classes = inst.max_classes().max(1) as f64;
     let mut cut_set: HashSet<OddSet> = HashSet::new();
-    // At most 4 cuts per record at the root (`OPTIK_CUT_FACTOR`, an ablation knob: 16 with the
-    // tree's 32 proved two more of twelve k = 10 samples at 50–100 records but slowed four
-    // proofs by 1.6–8.8 times; docs/exact.md, technique row 67).
     let cut_cap = if opts.cuts {
-        env_number::<usize>("OPTIK_CUT_FACTOR").unwrap_or(4) * n
+        opts.cuts_per_record.0 * n
     } else {
         0
     };
