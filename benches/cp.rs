@@ -5,7 +5,9 @@
 //! OPTIK_BENCH_CRITERIA="dbil,diameter,split,wcsd", OPTIK_BENCH_SEEDS="1",
 //! OPTIK_BENCH_BOUNDS="local,lp,lp+primal": for dbil and wcsd, the CP model with the seed's
 //! per-record bound only, with the set-partitioning LP's dual bound (heuristic warm start), and
-//! with that bound and the LP-rounded partition as the start, side by side).
+//! with that bound and the LP-rounded partition as the start, side by side; `lp+nodes` adds
+//! the LP re-solved at the search's nodes, `--node-lp`; OPTIK_BENCH_KDIST="2:0.8,3:0.2": the
+//! k_i distribution).
 //! Runs one at a time: timings are wall-clock on the whole machine.
 
 use optik::{
@@ -35,27 +37,35 @@ fn main() {
         .iter()
         .map(|s| s.parse().unwrap())
         .collect();
-    let bounds: Vec<(bool, bool)> = env_list("OPTIK_BENCH_BOUNDS", "local,lp,lp+primal")
+    let bounds: Vec<(bool, bool, bool)> = env_list("OPTIK_BENCH_BOUNDS", "local,lp,lp+primal")
         .iter()
         .map(|s| match s.as_str() {
-            "local" => (false, false),
-            "lp" => (true, false),
-            "lp+primal" => (true, true),
-            other => panic!("unknown bound {other} (local, lp, lp+primal)"),
+            "local" => (false, false, false),
+            "lp" => (true, false, false),
+            "lp+primal" => (true, true, false),
+            "lp+nodes" => (true, true, true),
+            other => panic!("unknown bound {other} (local, lp, lp+primal, lp+nodes)"),
+        })
+        .collect();
+    let kdist: Vec<(u32, f64)> = env_list("OPTIK_BENCH_KDIST", "2:0.8,3:0.2")
+        .iter()
+        .map(|s| {
+            let (k, p) = s.split_once(':').expect("k:share");
+            (k.parse().unwrap(), p.parse().unwrap())
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let schema_path = schema(dir.path());
     println!(
-        "CP engine on Adult samples, k_i 80% 2 / 20% 3, time limit {limit} s, runs one at a time\n"
+        "CP engine on Adult samples, k_i {kdist:?}, time limit {limit} s, runs one at a time\n"
     );
-    println!("| n | seed | criterion | CP bound | status | time (s) | objective | lower bound | nodes | conflicts | best heuristic | heuristic/optimal |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| n | seed | criterion | CP bound | status | time (s) | objective | lower bound | nodes | conflicts | node LPs (s) | best heuristic | heuristic/optimal |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for &n in &sizes {
         for &seed in &seeds {
             let path = sample(dir.path(), n, seed);
             let ks = KSource::Distribution {
-                dist: vec![(2, 0.8), (3, 0.2)],
+                dist: kdist.clone(),
                 seed,
             };
             let ds = Dataset::load(
@@ -68,10 +78,10 @@ fn main() {
             let dist = ds.distance();
             for &criterion in &criteria {
                 let sum = matches!(criterion, Criterion::Dbil | Criterion::Wcsd);
-                for &(lp_bound, lp_primal) in if sum {
+                for &(lp_bound, lp_primal, node_lp) in if sum {
                     &bounds[..]
                 } else {
-                    &[(false, false)][..]
+                    &[(false, false, false)][..]
                 } {
                     let start = Instant::now();
                     let out = solve(
@@ -84,6 +94,7 @@ fn main() {
                             size_cap: true,
                             lp_bound,
                             lp_primal,
+                            node_lp,
                             search: Search::DEFAULT,
                             scale: optik::DEFAULT_SCALE,
                             seed,
@@ -98,19 +109,22 @@ fn main() {
                         1.0
                     };
                     println!(
-                    "| {n} | {seed} | {} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} {:.3} | {ratio:.3} |",
+                    "| {n} | {seed} | {} | {} | {} | {t:.2} | {:.3} | {} | {} | {} | {} ({:.1}) | {} {:.3} | {ratio:.3} |",
                     criterion.name(),
-                    match (sum, lp_bound, lp_primal) {
-                        (false, _, _) => "-",
-                        (_, false, _) => "per-record",
-                        (_, true, false) => "lp dual",
-                        (_, true, true) => "lp dual + lp start",
+                    match (sum, lp_bound, lp_primal, node_lp) {
+                        (false, ..) => "-",
+                        (_, false, ..) => "per-record",
+                        (_, true, false, _) => "lp dual",
+                        (_, true, true, false) => "lp dual + lp start",
+                        (_, true, true, true) => "lp dual + lp start + node LPs",
                     },
                     out.status,
                     out.objective,
                     out.lower_bound.map_or("-".into(), |b| format!("{b:.3}")),
                     out.nodes,
                     out.conflicts,
+                    out.stats.node_lps,
+                    out.stats.node_lp_s.unwrap_or(0.0),
                     out.warm_start,
                     out.warm_start_objective,
                 );

@@ -162,6 +162,7 @@ fn main() {
                         size_cap: true,
                         lp_bound: true,
                         lp_primal: true,
+                        node_lp: false,
                         search: Search::DEFAULT,
                         scale,
                         seed: *seed,

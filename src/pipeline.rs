@@ -227,6 +227,7 @@ fn report(
                 "dominance_cap": e.size_cap && dominance_cap,
                 "lp_bound": e.lp_bound,
                 "lp_primal": e.lp_bound && e.lp_primal,
+                "node_lp": e.lp_bound && e.node_lp,
                 "search": e.search.name(),
                 "scale": e.scale,
                 "release": opts.release.name(),

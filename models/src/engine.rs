@@ -216,6 +216,13 @@ pub struct EngineStats {
     /// searched again at the same point with the columns held back (see `colgen::ladder`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub held_rungs: u64,
+    /// CP engine with node LPs: the node LPs solved (a node's bound asked of column
+    /// generation).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub node_lps: u64,
+    /// CP engine with node LPs: their seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_lp_s: Option<f64>,
     /// Seconds into the run at which branch-and-price, too slow to close the gap in the time
     /// left, handed its core to the companion search (column generation; see
     /// `colgen::branch`).

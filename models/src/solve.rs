@@ -38,6 +38,8 @@ pub struct SolveOptions {
     pub lp_bound: bool,
     /// CP with `lp_bound`: start from the LP-rounded partition when it is better.
     pub lp_primal: bool,
+    /// CP with `lp_bound`: re-solve the LP at the search's nodes ([`CpOptions::node_lp`]).
+    pub node_lp: bool,
     /// Extra class constraints (l-diversity, links, maximum size).
     pub constraints: ClassConstraints,
     /// k_i-anonymous partitions meeting the constraints (e.g. the heuristics'), in a fixed
@@ -59,6 +61,7 @@ impl Default for SolveOptions {
             search: Search::DEFAULT,
             lp_bound: true,
             lp_primal: true,
+            node_lp: false,
             constraints: ClassConstraints::default(),
             warm_starts: Vec::new(),
             on_solution: None,
@@ -76,6 +79,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("search", &self.search)
             .field("lp_bound", &self.lp_bound)
             .field("lp_primal", &self.lp_primal)
+            .field("node_lp", &self.node_lp)
             .field("constraints", &!self.constraints.is_empty())
             .field("warm_starts", &self.warm_starts.len())
             .finish_non_exhaustive()
@@ -224,6 +228,7 @@ fn run_cp(
             split_min_classes: None,
             lp_bound: opts.lp_bound,
             lp_primal: opts.lp_primal,
+            node_lp: opts.node_lp,
             hints: true,
             constraints: opts.constraints,
             on_solution: opts.on_solution,

@@ -19,6 +19,7 @@ pub mod links;
 pub mod membership;
 pub mod min_classes;
 pub mod n_clusters;
+pub mod node_lp;
 pub mod precede;
 pub mod pricing;
 pub mod size_cap;

@@ -152,6 +152,7 @@ def anonymise(
     no_size_cap: bool = False,
     no_lp_bound: bool = False,
     no_lp_primal: bool = False,
+    node_lp: bool = False,
     scale: float = 1000.0,
     form: str = "ki",
     cost: str = "personalised",
@@ -185,7 +186,8 @@ def anonymise(
         seed: seed of the k_i draws and of the randomised methods.
         method, criterion (``dbil``, ``diameter``, ``split``, ``wcsd``), engine (``auto``,
             ``cp``, ``colgen``, ``mip``, ``lns``), time_limit (seconds or ``"60s"``), search,
-            no_size_cap, no_lp_bound, no_lp_primal, scale: as the command line's flags.
+            no_size_cap, no_lp_bound, no_lp_primal, node_lp, scale: as the command line's
+            flags.
         form (``ki``, ``k``), cost (``original``, ``corrected``, ``personalised``): heuristics.
         l_diversity + sensitive, links (+ link_key), max_class_size: class constraints of
             ``method="optimal"``.
@@ -229,6 +231,7 @@ def anonymise(
         no_size_cap=no_size_cap,
         no_lp_bound=no_lp_bound,
         no_lp_primal=no_lp_primal,
+        node_lp=node_lp,
         scale=scale,
         form=form,
         cost=cost,

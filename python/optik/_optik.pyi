@@ -42,6 +42,7 @@ def anonymise(
     no_size_cap: bool = False,
     no_lp_bound: bool = False,
     no_lp_primal: bool = False,
+    node_lp: bool = False,
     scale: float = 1000.0,
     form: str = "ki",
     cost: str = "personalised",

@@ -165,3 +165,11 @@ def test_lns_keeps_l_diversity_and_links(tmp_path):
     assert res.classes.iloc[0] == res.classes.iloc[1]
     assert res.classes.iloc[2] != res.classes.iloc[3]
     assert res.lower_bound <= res.objective
+
+
+def test_cp_engine_with_node_lps_reaches_the_same_optimum(trial):
+    res = optik.anonymise(trial, schema=TRIAL_SCHEMA, k_column="k", engine="cp", node_lp=True,
+                          time_limit=60)
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(52.969)
+    assert res.report["parameters"]["node_lp"] is True

@@ -296,6 +296,7 @@ fn run_point(spec: &Spec, prepared: &[Prepared], p: &Point, bar: &ProgressBar) -
                 size_cap: true,
                 lp_bound: true,
                 lp_primal: true,
+                node_lp: false,
                 search: Search::DEFAULT,
                 scale: spec.scale,
                 seed: prep.seed,

@@ -53,6 +53,11 @@ pub(crate) struct AnonymiseArgs {
     /// heuristics' warm start only, to compare).
     #[arg(long)]
     pub no_lp_primal: bool,
+    /// CP engine with the LP bound (dbil/wcsd, no extra class constraints): re-solve the LP at
+    /// the search's nodes with the fixed records' classes as pair decisions (column
+    /// generation's node LP), raising the objective's bound there.
+    #[arg(long)]
+    pub node_lp: bool,
     #[command(flatten)]
     pub class: ConstraintArgs,
     /// Exact engine search strategy: switching, create, fill, autonomous.
@@ -176,6 +181,7 @@ fn solver(a: &AnonymiseArgs, method: Method) -> Solver {
             size_cap: !a.no_size_cap,
             lp_bound: !a.no_lp_bound,
             lp_primal: !a.no_lp_primal,
+            node_lp: a.node_lp,
             search: a.search,
             scale: a.scale,
             seed: a.k.seed,

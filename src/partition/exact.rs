@@ -54,6 +54,8 @@ pub struct ExactOptions {
     pub lp_bound: bool,
     /// CP with `lp_bound`: start from the LP-rounded partition when it is better.
     pub lp_primal: bool,
+    /// CP with `lp_bound`: re-solve the LP at the search's nodes.
+    pub node_lp: bool,
     pub search: Search,
     pub scale: f64,
     pub seed: u64,
@@ -275,6 +277,7 @@ pub(crate) fn solve_with(
             search: opts.search,
             lp_bound: opts.lp_bound,
             lp_primal: opts.lp_primal,
+            node_lp: opts.node_lp,
             constraints: extra.clone(),
             warm_starts: partitions,
             on_solution,

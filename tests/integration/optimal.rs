@@ -225,6 +225,30 @@ fn engines_agree_on_small_adult_samples() {
             assert_eq!(r["verified"], true);
             values.push(r["objective"].as_f64().unwrap());
         }
+        if criterion != "diameter" {
+            // The CP engine with the LP re-solved at its nodes (`--node-lp`), without the LP
+            // start so that its search runs.
+            let r = anonymise(
+                dir.path(),
+                &[
+                    &base[..],
+                    &[
+                        "--criterion",
+                        criterion,
+                        "--engine",
+                        "cp",
+                        "--node-lp",
+                        "--no-lp-primal",
+                    ],
+                ]
+                .concat(),
+                &format!("{criterion}_cp_nodes"),
+            );
+            assert_eq!(r["status"], "optimal", "{criterion} cp --node-lp");
+            assert_eq!(r["verified"], true);
+            assert_eq!(r["parameters"]["node_lp"], true);
+            values.push(r["objective"].as_f64().unwrap());
+        }
         assert!(
             values.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-9),
             "{criterion}: {values:?}"

@@ -96,7 +96,7 @@ pub(super) struct TreeStats {
 }
 
 /// How a node's LP ended.
-enum NodeLp {
+pub(super) enum NodeLp {
     /// Converged (no column of negative reduced cost respects the node's pairs).
     Converged(LpSolution),
     /// A Lagrangian bound of a complete pricing reached the incumbent.
@@ -327,7 +327,7 @@ pub(super) fn branch_and_price(
 /// first node may price and cut until the limit (Adult and Census, 1,000 records, k = 5, 60 s:
 /// its rounds ran from about 35 s to the end and raised the bound by 0.1–0.3%), while the
 /// companion on the other core still lowered the incumbent by percents.
-struct HandOver {
+pub(super) struct HandOver {
     /// [`ColgenOptions::handover_after`].
     share: Option<f64>,
     /// The seconds the tree had.
@@ -339,7 +339,7 @@ struct HandOver {
 }
 
 impl HandOver {
-    fn new(opts: &ColgenOptions, run: &Run) -> Self {
+    pub(super) fn new(opts: &ColgenOptions, run: &Run) -> Self {
         HandOver {
             share: opts.handover_after,
             budget: run.remaining(),
@@ -431,7 +431,7 @@ fn stalled(share: f64, budget: f64, elapsed: f64, gained: f64, gap: f64) -> bool
 /// of the root LP (`enumerate_from`, as between nodes), or the core goes to the companion
 /// (`hand_over`).
 #[allow(clippy::too_many_arguments, reason = "a node's context")]
-fn node_lp(
+pub(super) fn node_lp(
     inst: &Instance,
     opts: &ColgenOptions,
     run: &mut Run,

@@ -52,6 +52,8 @@ pub struct Master {
     disabled: Vec<bool>,
     /// Cost of the artificial columns, once added.
     artificial_cost: Option<f64>,
+    /// Per-record costs of the artificial columns replacing `artificial_cost` (empty: none).
+    artificial_costs: Vec<f64>,
     /// Exchange columns ([`super::exchange`]) while they are in the LP (not in `columns`).
     exchanges: Vec<(Exchange, Col)>,
     /// The model holds an optimal basis and has only gained columns (or freed bounds) since:
@@ -137,6 +139,7 @@ impl Master {
             artificial: Vec::new(),
             disabled: Vec::new(),
             artificial_cost: None,
+            artificial_costs: Vec::new(),
             exchanges: Vec::new(),
             primal_warm: false,
             simplex: SimplexChoice::from_env(),
@@ -182,6 +185,10 @@ impl Master {
         self.artificial.clear();
         if let Some(cost) = artificial_cost {
             self.add_artificials(cost);
+            let costs = std::mem::take(&mut self.artificial_costs);
+            if !costs.is_empty() {
+                self.price_artificials(&costs);
+            }
         }
         for t in cuts {
             self.add_cut(t);
@@ -211,6 +218,19 @@ impl Master {
             let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
             self.artificial.push(c);
         }
+    }
+
+    /// Sets record i's artificial column to cost `costs[i]` (they must exist). Any costs keep
+    /// the LP a relaxation of the partitions it covers (a partition uses no artificial
+    /// column); costs at the duals of a converged LP plus a margin keep those duals feasible,
+    /// so the LP starts from them rather than from the huge duals of expensive artificials.
+    pub fn price_artificials(&mut self, costs: &[f64]) {
+        assert_eq!(costs.len(), self.artificial.len(), "one cost per record");
+        for (i, &cost) in costs.iter().enumerate() {
+            let c = self.artificial[i];
+            self.model().change_column_cost(c, cost);
+        }
+        self.artificial_costs = costs.to_vec();
     }
 
     /// Adds exchange columns: y ≥ 0 at the exchange's cost, +1 in `into`'s row and −1 in `out`'s

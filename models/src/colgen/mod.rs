@@ -17,7 +17,8 @@ pub mod ladder;
 mod lp_primal;
 pub mod master;
 pub mod neighbours;
-mod options;
+mod node_bound;
+pub(crate) mod options;
 mod pair_sum_pricing;
 pub mod pricing;
 pub mod proof;
@@ -30,5 +31,6 @@ pub mod start;
 mod tight;
 
 pub use companion::{Companion, Cores, Publish, RecordBounds};
+pub use node_bound::NodeLps;
 pub use options::{ColgenOptions, Improver, Proof};
-pub use solve::{root_lp, solve_colgen};
+pub use solve::{root_lp, root_lp_with_nodes, solve_colgen};

@@ -311,7 +311,7 @@ impl Proof {
 
 /// The number in the environment variable `name` (`None`: unset or not a number). The
 /// engines' ablation knobs read through it.
-pub(super) fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+pub(crate) fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok()?.parse().ok()
 }
 

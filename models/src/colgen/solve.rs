@@ -88,7 +88,16 @@ impl Drop for AbandonOnDrop {
 
 /// Runs column generation (with cuts when `opts.cuts`) to convergence and returns the LP's
 /// duals and an LP-rounded partition, or `None` when the LP did not converge in time.
-pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
+pub fn root_lp(inst: &Instance, opts: ColgenOptions) -> Option<RootLp> {
+    root_lp_with_nodes(inst, opts).map(|(lp, _)| lp)
+}
+
+/// [`root_lp`], and the converged master with its run, which go on to bound the CP engine's
+/// nodes ([`super::node_bound::NodeLps`]).
+pub fn root_lp_with_nodes(
+    inst: &Instance,
+    mut opts: ColgenOptions,
+) -> Option<(RootLp, super::node_bound::NodeLps)> {
     if !opts.criterion.is_sum() || inst.n == 0 {
         return None;
     }
@@ -97,7 +106,8 @@ pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
     let z = sol.duals.value();
     lp_rounding(inst, &opts, &mut run, &master, &sol);
     primal_step(inst, opts.criterion, &mut run, &master, &sol);
-    Some(RootLp {
+    let pi = sol.duals.pi.clone();
+    let lp = RootLp {
         primal: run.best.clone(),
         duals: sol.duals,
         z,
@@ -105,7 +115,9 @@ pub fn root_lp(inst: &Instance, mut opts: ColgenOptions) -> Option<RootLp> {
         columns: master.columns.len(),
         cuts: master.cuts.len(),
         seconds: run.start.elapsed().as_secs_f64(),
-    })
+    };
+    let nodes = super::node_bound::NodeLps::new(inst, opts, run, master, z, pi);
+    Some((lp, nodes))
 }
 
 /// Incumbent from the warm starts (or the greedy cover) and the starting master; an empty

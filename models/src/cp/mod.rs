@@ -4,6 +4,7 @@
 
 pub mod explain;
 mod model;
+mod node_lp;
 mod threshold;
 
 use std::time::{Duration, Instant};
@@ -103,6 +104,11 @@ pub struct CpOptions {
     pub lp_primal: bool,
     /// Give the warm start to the search as value hints (phase of the autonomous search).
     pub hints: bool,
+    /// dbil and wcsd with `lp_bound`, without extra constraints: keep the root LP's master and
+    /// re-solve it at the search's nodes (the fixed records' classes as the pair decisions of
+    /// a branch-and-price node), raising the objective's bound there (`node_lp` propagator,
+    /// `colgen::NodeLps`). Off by default.
+    pub node_lp: bool,
     /// Extra class constraints (l-diversity, links, maximum size); a warm start that breaks
     /// them is dropped.
     pub constraints: ClassConstraints,
@@ -121,6 +127,7 @@ impl Default for CpOptions {
             lp_bound: true,
             lp_primal: true,
             hints: true,
+            node_lp: false,
             constraints: ClassConstraints::default(),
         }
     }
@@ -141,6 +148,7 @@ impl std::fmt::Debug for CpOptions {
             .field("lp_bound", &self.lp_bound)
             .field("lp_primal", &self.lp_primal)
             .field("hints", &self.hints)
+            .field("node_lp", &self.node_lp)
             .field("constraints", &!self.constraints.is_empty())
             .finish_non_exhaustive()
     }
@@ -160,6 +168,8 @@ struct CpRun<'a> {
     deadline: Option<Instant>,
     result: EngineResult,
     on_solution: Option<SolutionCallback>,
+    /// The node LPs, told of every incumbent.
+    node_lps: Option<node_lp::NodeLpHook>,
 }
 
 impl CpRun<'_> {
@@ -177,6 +187,9 @@ impl CpRun<'_> {
         if let Some(cb) = self.on_solution.as_mut() {
             cb(&event);
         }
+        if let Some(hook) = &self.node_lps {
+            hook.bound.incumbent(&p, v);
+        }
         self.result.timeline.push(event);
         self.result.partition = Some(p);
         self.result.objective = Some(v);
@@ -187,6 +200,11 @@ impl CpRun<'_> {
         let (nodes, conflicts) = counters.get();
         self.result.stats.nodes += nodes;
         self.result.stats.conflicts += conflicts;
+        if let Some(hook) = &self.node_lps {
+            let stats = hook.stats.lock().expect("node-LP stats");
+            self.result.stats.node_lps = stats.solved;
+            self.result.stats.node_lp_s = Some(stats.seconds);
+        }
     }
 
     /// The result, its status, bound and time set from the search outcome.
@@ -264,6 +282,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, En
         deadline: opts.time_limit.map(|t| start + t),
         result,
         on_solution: opts.on_solution.take(),
+        node_lps: None,
     };
     let spec = ModelSpec {
         criterion,
@@ -271,6 +290,7 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, En
         min_classes: None,
         obj_ub: obj_ub as i32,
         dual: None,
+        node_lp: None,
         extra: &extra,
     };
 
@@ -313,11 +333,13 @@ pub fn solve_cp(inst: &Instance, mut opts: CpOptions) -> Result<EngineResult, En
     }
 
     let root = root_lp_start(&mut run, &opts, &extra);
+    let hook = run.node_lps.clone();
     let m = model::build(
         inst,
         &ModelSpec {
             min_classes,
             dual: root.as_ref(),
+            node_lp: hook.as_ref(),
             ..spec
         },
     );
@@ -345,15 +367,23 @@ fn root_lp_start(run: &mut CpRun, opts: &CpOptions, extra: &ClassConstraints) ->
         return None;
     }
     let t = Instant::now();
-    let lp = crate::colgen::root_lp(
-        inst,
-        crate::ColgenOptions {
-            criterion,
-            time_limit: opts.time_limit.map(|_| time_left(run.deadline) / 2),
-            warm_start: run.result.partition.iter().cloned().collect(),
-            ..crate::ColgenOptions::default()
-        },
-    );
+    let colgen = crate::ColgenOptions {
+        criterion,
+        time_limit: opts.time_limit.map(|_| time_left(run.deadline) / 2),
+        warm_start: run.result.partition.iter().cloned().collect(),
+        ..crate::ColgenOptions::default()
+    };
+    // The node LPs bound partitions of unsplittable classes, which the size cap admits; under
+    // extra constraints the cap may be off (and the LP ignores the constraints): root only.
+    let lp = if opts.node_lp && opts.size_cap && extra.is_empty() {
+        crate::colgen::root_lp_with_nodes(inst, colgen).map(|(lp, mut nodes)| {
+            nodes.set_deadline(run.deadline);
+            run.node_lps = Some(node_lp::NodeLpHook::new(inst, nodes));
+            lp
+        })
+    } else {
+        crate::colgen::root_lp(inst, colgen)
+    };
     run.result.stats.lp_time_s = t.elapsed().as_secs_f64();
     run.result.stats.lp_bound_cuts = lp.as_ref().map(|l| l.z);
     if opts.lp_primal {
@@ -442,6 +472,7 @@ fn solve_diameter(run: &mut CpRun, opts: &CpOptions, counters: &Counters) -> Out
                 min_classes: None,
                 obj_ub: clamp(d),
                 dual: None,
+                node_lp: None,
                 extra: &ClassConstraints::default(),
             },
         );

@@ -8,6 +8,7 @@ use optik_propagators::links::LinksConstructor;
 use optik_propagators::membership::MembershipConstructor;
 use optik_propagators::min_classes::MinClassesConstructor;
 use optik_propagators::n_clusters::NClustersConstructor;
+use optik_propagators::node_lp::NodeLpConstructor;
 use optik_propagators::precede::PrecedeConstructor;
 use optik_propagators::pumpkin_core::propagation::PropagatorConstructor;
 use optik_propagators::pumpkin_core::variables::DomainId;
@@ -17,6 +18,7 @@ use optik_propagators::split::SplitConstructor;
 use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
+use super::node_lp::{min_fixed, time_share, NodeLpHook};
 use crate::root_lp::{cut_rhs, RootLp};
 use crate::{ClassConstraints, Criterion, Instance};
 
@@ -79,6 +81,8 @@ pub(crate) struct ModelSpec<'a> {
     pub obj_ub: i32,
     /// dbil, wcsd: post the LP dual bound with reduced-cost filtering.
     pub dual: Option<&'a RootLp>,
+    /// dbil, wcsd: post the node-LP bound (with `dual`).
+    pub node_lp: Option<&'a NodeLpHook>,
     /// The extra class constraints (l-diversity, links, maximum size).
     pub extra: &'a ClassConstraints,
 }
@@ -96,6 +100,7 @@ pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Po
         min_classes,
         obj_ub,
         dual,
+        node_lp,
         extra,
     } = *spec;
     let n = inst.n;
@@ -297,6 +302,24 @@ pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Po
                 },
             );
         }
+    }
+    if let Some(hook) = node_lp.filter(|_| dual.is_some()) {
+        let tag = solver.new_constraint_tag();
+        poster.post(
+            &mut solver,
+            "NodeLp",
+            NodeLpConstructor {
+                vars: g.clone(),
+                objective,
+                bound: hook.bound.clone(),
+                verifier: hook.verifier(criterion),
+                min_fixed: min_fixed(n),
+                share: time_share(),
+                stats: hook.stats.clone(),
+                cmax,
+                constraint_tag: tag,
+            },
+        );
     }
     Model {
         solver,

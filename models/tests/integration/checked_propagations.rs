@@ -52,6 +52,39 @@ fn explanations_hold_on_random_instances() {
     }
 }
 
+/// The node-LP propagator under pumpkin's checks: every bound it posts is re-verified by an
+/// enumeration of the partitions of unsplittable classes with the premises' groups (n ≤ 10).
+#[test]
+fn node_lp_explanations_hold() {
+    for seed in 0..12u64 {
+        let n = 5 + (seed as usize % 6); // 5..=10
+        let inst = if seed % 2 == 0 {
+            random_instance(n, &[2, 3], seed)
+        } else {
+            random_matrix_instance(n, &[2, 2, 3], seed)
+        };
+        for c in [Criterion::Dbil, Criterion::Wcsd] {
+            for s in Search::ALL {
+                let res = solve_cp(
+                    &inst,
+                    CpOptions {
+                        criterion: c,
+                        search: s,
+                        lp_primal: false,
+                        node_lp: true,
+                        ..CpOptions::default()
+                    },
+                )
+                .unwrap();
+                match brute_force(&inst, c, 1) {
+                    Some((_, v)) => assert_eq!(res.objective, Some(v), "{c:?} {s:?} seed {seed}"),
+                    None => assert_eq!(res.status, Status::Infeasible),
+                }
+            }
+        }
+    }
+}
+
 /// The l-diversity, links and size-cap (maximum size) propagators under pumpkin's checks, on
 /// random constrained instances, every search, against the constrained brute force.
 #[test]

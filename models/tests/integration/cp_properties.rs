@@ -72,6 +72,35 @@ proptest! {
     }
 
     #[test]
+    fn cp_with_node_lps_matches_brute_force(n in 4usize..=12, seed in 0u64..1_000_000, wcsd in any::<bool>(), ks in 0usize..3, micros in prop::option::of(200u64..50_000)) {
+        // The LP re-solved at the search's nodes (no LP start, so the search runs): the same
+        // optimum as the brute force, and, stopped anywhere, a bound no higher than it.
+        let c = if wcsd { Criterion::Wcsd } else { Criterion::Dbil };
+        let ks: &[u32] = [&[2u32][..], &[2, 2, 3], &[2, 3, 4]][ks];
+        let inst = random_instance(n, ks, seed);
+        let Some((_, v)) = brute_force(&inst, c, 1) else {
+            return Err(TestCaseError::reject("infeasible"));
+        };
+        let res = solve_cp(&inst, CpOptions {
+            criterion: c,
+            lp_primal: false,
+            node_lp: true,
+            time_limit: micros.map(std::time::Duration::from_micros),
+            ..CpOptions::default()
+        }).unwrap();
+        if let Some(lb) = res.lower_bound {
+            prop_assert!(lb <= v, "bound {} above the optimum {}", lb, v);
+        }
+        if micros.is_none() || res.status == Status::Optimal {
+            prop_assert_eq!(res.status, Status::Optimal);
+            prop_assert_eq!(res.objective, Some(v));
+            let p = res.partition.unwrap();
+            prop_assert!(p.violations(&inst.k).is_empty());
+            prop_assert_eq!(objective_of(&inst, &p, c), v);
+        }
+    }
+
+    #[test]
     fn never_worse_than_warm_start(n in 4usize..=12, seed in 0u64..1_000_000, c in criterion(), search in prop::sample::select(Search::ALL.to_vec())) {
         let inst = random_instance(n, &[2, 3], seed);
         let warm = blocks(&inst.k);
@@ -102,4 +131,27 @@ proptest! {
             prop_assert_eq!(v, best);
         }
     }
+}
+
+/// The node LPs do run: on a 12-record instance whose search needs nodes, some of them are
+/// solved, and the optimum is the brute force's.
+#[test]
+fn node_lps_are_solved_on_a_search_that_needs_nodes() {
+    let mut solved = 0;
+    for seed in 0..20u64 {
+        let inst = random_instance(12, &[2, 3], seed);
+        let (_, v) = brute_force(&inst, Criterion::Dbil, 1).expect("feasible");
+        let res = solve_cp(
+            &inst,
+            CpOptions {
+                lp_primal: false,
+                node_lp: true,
+                ..CpOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(res.objective, Some(v), "seed {seed}");
+        solved += res.stats.node_lps;
+    }
+    assert!(solved > 0, "no node LP was solved in 20 searches");
 }

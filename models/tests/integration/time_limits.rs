@@ -96,6 +96,33 @@ fn every_engine_holds_the_limit() {
     }
 }
 
+/// The CP engine with node LPs: each node LP ends by the search's deadline.
+#[test]
+fn cp_with_node_lps_holds_the_limit() {
+    let limit = Duration::from_millis(1500);
+    for (name, inst) in hard_instances() {
+        for criterion in [Criterion::Dbil, Criterion::Wcsd] {
+            let t = Instant::now();
+            let r = optik_models::solve_cp(
+                &inst,
+                optik_models::CpOptions {
+                    criterion,
+                    time_limit: Some(limit),
+                    node_lp: true,
+                    ..optik_models::CpOptions::default()
+                },
+            )
+            .unwrap();
+            check(
+                &format!("{name} CP node LPs {criterion:?}"),
+                limit,
+                t.elapsed(),
+                &r,
+            );
+        }
+    }
+}
+
 /// From 500 records column generation also runs the large-neighbourhood search, on its own
 /// thread for the whole run (the companion; it stops when the run ends). Every stop still
 /// lands within the limit.

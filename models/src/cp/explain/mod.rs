@@ -85,6 +85,7 @@ pub fn explain(inst: &Instance, opts: &ExplainOptions) -> Result<Trace, EngineEr
         min_classes: None,
         obj_ub,
         dual: None,
+        node_lp: None,
         extra: &no_constraints,
     };
     // Split: the minimum number of classes from a first (unrecorded) solution.
