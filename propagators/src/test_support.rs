@@ -73,6 +73,11 @@ impl Harness {
             .expect("the restriction leaves the domain non-empty");
     }
 
+    /// Opens a new checkpoint (a decision level): what is restricted next belongs to it.
+    pub(crate) fn checkpoint(&mut self) {
+        self.solver.state.new_checkpoint();
+    }
+
     /// Runs the posted propagator once more (one pass, not to a fixed point).
     pub(crate) fn propagate_once(&mut self) -> Result<(), Conflict> {
         let id = self.propagator.expect("a propagator was posted");

@@ -647,9 +647,16 @@ fn run_with(
                 .map(|(&x, &v)| x.equality_predicate(v))
                 .collect();
         let mut term = crate::stop::Budget(TimeBudget::starting_now(time_left(run.deadline)));
+        let pause = |on: bool| {
+            if let Some(hook) = &run.node_lps {
+                hook.paused.store(on, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        pause(true);
         let _ =
             m.solver
                 .satisfy_under_assumptions(brancher, &mut term, &mut resolver, &assumptions);
+        pause(false);
     }
     loop {
         let incumbent = run.result.objective;

@@ -18,7 +18,7 @@ use optik_propagators::split::SplitConstructor;
 use optik_propagators::wcsd::WcsdConstructor;
 use optik_propagators::{min_k_diameters, DistMatrix};
 
-use super::node_lp::{min_fixed, time_share, NodeLpHook};
+use super::node_lp::{max_fixed, min_fixed, time_share, NodeLpHook};
 use crate::root_lp::{cut_rhs, RootLp};
 use crate::{ClassConstraints, Criterion, Instance};
 
@@ -314,8 +314,11 @@ pub(crate) fn build_with(inst: &Instance, spec: &ModelSpec, poster: &mut impl Po
                 bound: hook.bound.clone(),
                 verifier: hook.verifier(criterion),
                 min_fixed: min_fixed(n),
+                max_fixed: max_fixed(n),
+                minimise: std::env::var("OPTIK_NODE_LP_MINIMISE").as_deref() != Ok("0"),
                 share: time_share(),
                 stats: hook.stats.clone(),
+                paused: hook.paused.clone(),
                 cmax,
                 constraint_tag: tag,
             },

@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use optik_propagators::node_lp::{GroupBound, NodeLpStats};
@@ -22,13 +23,22 @@ pub(crate) const ENUMERATE_MAX: usize = 10;
 const MIN_FIXED_SHARE: f64 = 0.1;
 
 /// Largest share of the search's time the node LPs may take (`OPTIK_NODE_LP_SHARE`).
-const TIME_SHARE: f64 = 0.5;
+const TIME_SHARE: f64 = 0.9;
 
 /// The fewest fixed records for which a node's bound is asked, of `n` (at least 2).
 pub(crate) fn min_fixed(n: usize) -> usize {
     let share =
         crate::colgen::options::env_number("OPTIK_NODE_LP_FIXED").unwrap_or(MIN_FIXED_SHARE);
     ((n as f64 * share).ceil() as usize).max(2)
+}
+
+/// The most fixed records for which a node's bound is asked, of `n`
+/// (`OPTIK_NODE_LP_MAX_FIXED`, a share; unset: every node).
+pub(crate) fn max_fixed(n: usize) -> usize {
+    match crate::colgen::options::env_number::<f64>("OPTIK_NODE_LP_MAX_FIXED") {
+        Some(share) => (n as f64 * share).floor() as usize,
+        None => usize::MAX,
+    }
 }
 
 /// The node LPs' largest share of the search's time (no limit under pumpkin's checks, which
@@ -47,6 +57,8 @@ pub(crate) struct NodeLpHook {
     pub bound: Rc<ColgenGroups>,
     /// Their counters.
     pub stats: Arc<Mutex<NodeLpStats>>,
+    /// Set while the search solves under a known solution's assignment.
+    pub paused: Arc<AtomicBool>,
 }
 
 impl NodeLpHook {
@@ -57,6 +69,7 @@ impl NodeLpHook {
                 lps: RefCell::new(lps),
             }),
             stats: Arc::default(),
+            paused: Arc::default(),
         }
     }
 

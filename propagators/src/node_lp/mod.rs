@@ -18,6 +18,7 @@ pub use checker::NodeLpChecker;
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -96,10 +97,18 @@ pub struct NodeLpConstructor {
     pub verifier: Rc<dyn GroupBound>,
     /// Fewest fixed records for which the bound is asked.
     pub min_fixed: usize,
+    /// Most fixed records for which the bound is asked (deeper nodes read the cache only).
+    pub max_fixed: usize,
+    /// On a conflict, drop the groups the bound does not need from the explanation (one bound
+    /// asked per group).
+    pub minimise: bool,
     /// Largest share of the time (since the first node asked) the bound may take.
     pub share: f64,
     /// Counters, read by the engine.
     pub stats: Arc<Mutex<NodeLpStats>>,
+    /// While set, the propagator asks nothing (the engine's solve under a known solution's
+    /// assignment, where every node's bound is beside the point).
+    pub paused: Arc<AtomicBool>,
     /// Largest class id.
     pub cmax: i32,
     /// Tag of the constraint.
@@ -141,9 +150,12 @@ impl PropagatorConstructor for NodeLpConstructor {
                 objective: self.objective,
                 bound: self.bound,
                 min_fixed: self.min_fixed.max(1),
+                max_fixed: self.max_fixed,
+                minimise: self.minimise,
                 share: self.share,
                 memory: Arc::new(Mutex::new(Memory::default())),
                 stats: self.stats,
+                paused: self.paused,
                 cmax: self.cmax,
                 inference_code,
             },
@@ -158,9 +170,12 @@ pub struct NodeLpPropagator {
     objective: DomainId,
     bound: Rc<dyn GroupBound>,
     min_fixed: usize,
+    max_fixed: usize,
+    minimise: bool,
     share: f64,
     memory: Arc<Mutex<Memory>>,
     stats: Arc<Mutex<NodeLpStats>>,
+    paused: Arc<AtomicBool>,
     cmax: i32,
     inference_code: InferenceCode,
 }
@@ -176,11 +191,14 @@ impl std::fmt::Debug for NodeLpPropagator {
 
 impl NodeLpPropagator {
     /// The bound of `groups`: the cache's, else the LP's when the time share allows.
-    fn lookup(&self, groups: Vec<Vec<u32>>, ub: i64) -> Option<i64> {
+    fn lookup(&self, groups: Vec<Vec<u32>>, ub: i64, solve: bool) -> Option<i64> {
         let mut memory = self.memory.lock().expect("node-LP memory");
         if let Some(&b) = memory.cache.get(&groups) {
             memory.stats.cached += 1;
             return Some(b);
+        }
+        if !solve {
+            return None;
         }
         let started = *memory.started.get_or_insert_with(Instant::now);
         let allowed = started.elapsed().as_secs_f64() * self.share;
@@ -219,24 +237,59 @@ impl Propagator for NodeLpPropagator {
     }
 
     fn propagate_from_scratch(&self, mut context: PropagationContext) -> PropagationStatusCP {
+        if self.paused.load(Ordering::Relaxed) {
+            return Ok(());
+        }
         let s = Snapshot::from_domains(&context, &self.vars, self.cmax);
         if s.empty || s.fixed.iter().flatten().count() < self.min_fixed {
             return Ok(());
         }
         let obj_lb = context.lower_bound(&self.objective) as i64;
         let ub = context.upper_bound(&self.objective) as i64 + 1;
-        let Some(lb) = self.lookup(groups_of(&s), ub) else {
+        let fixed = s.fixed.iter().flatten().count();
+        let mut groups = groups_of(&s);
+        let Some(mut lb) = self.lookup(groups.clone(), ub, fixed <= self.max_fixed) else {
             self.publish();
             return Ok(());
         };
+        if lb >= ub && self.minimise {
+            // A conflict: keep only the groups it needs (deletion filter), so the nogood
+            // names fewer assignments and prunes elsewhere in the search too. The groups with
+            // a record fixed at the current checkpoint stay (conflict analysis needs a
+            // literal of the current level).
+            let now = context.get_checkpoint();
+            let current = |group: &Vec<u32>| {
+                group.iter().any(|&i| {
+                    let v = s.fixed[i as usize].expect("groups hold fixed records");
+                    context.get_checkpoint_for_predicate(eq(self.vars[i as usize], v)) == Some(now)
+                })
+            };
+            let mut g = groups.len();
+            while g > 0 && groups.len() > 1 {
+                g -= 1;
+                if current(&groups[g]) {
+                    continue;
+                }
+                let mut fewer = groups.clone();
+                fewer.remove(g);
+                if let Some(b) = self.lookup(fewer.clone(), ub, true) {
+                    if b >= ub {
+                        groups = fewer;
+                        lb = b;
+                    }
+                }
+            }
+        }
         if lb > obj_lb {
             self.memory.lock().expect("node-LP memory").stats.raised += 1;
             self.publish();
-            let reason: Vec<Predicate> = s
-                .fixed
+            let reason: Vec<Predicate> = groups
                 .iter()
-                .enumerate()
-                .filter_map(|(i, f)| f.map(|v| eq(self.vars[i], v)))
+                .flatten()
+                .map(|&i| {
+                    let v = s.fixed[i as usize].expect("groups hold fixed records");
+                    eq(self.vars[i as usize], v)
+                })
                 .collect();
             context.post(
                 ge(self.objective, clamp32(lb)),
@@ -268,6 +321,7 @@ mod tests {
         domains: &[&[i32]],
         i_max: i32,
         min_fixed: usize,
+        minimise: bool,
     ) -> (
         Harness,
         Vec<DomainId>,
@@ -285,8 +339,11 @@ mod tests {
             bound: bound.clone(),
             verifier: bound.clone(),
             min_fixed,
+            max_fixed: usize::MAX,
+            minimise,
             share: 1.0,
             stats: Arc::default(),
+            paused: Arc::default(),
             cmax: 3,
             constraint_tag,
         });
@@ -296,7 +353,7 @@ mod tests {
     #[test]
     fn node_lp_raises_the_objective_to_the_groups_bound_with_the_fixed_records_as_reason() {
         // Records 0 and 1 share class 1, record 2 is alone in class 2: one group of two.
-        let (mut h, g, obj, _, r) = post(&[&[1], &[1], &[2], &[1, 2, 3]], 100, 2);
+        let (mut h, g, obj, _, r) = post(&[&[1], &[1], &[2], &[1, 2, 3]], 100, 2, false);
         r.expect("no conflict");
         assert_eq!(h.bounds(obj), (10, 100));
         h.assert_reason(ge(obj, 10), &[eq(g[0], 1), eq(g[1], 1), eq(g[2], 2)]);
@@ -305,7 +362,7 @@ mod tests {
     #[test]
     fn node_lp_fails_when_the_groups_bound_exceeds_the_incumbent() {
         // Two groups of two: 20 > 19, the objective's domain empties.
-        let (mut h, g, obj, _, r) = post(&[&[1], &[1], &[2], &[2]], 19, 2);
+        let (mut h, g, obj, _, r) = post(&[&[1], &[1], &[2], &[2]], 19, 2, false);
         h.assert_empty_domain(
             r,
             ge(obj, 20),
@@ -314,8 +371,27 @@ mod tests {
     }
 
     #[test]
+    fn node_lp_conflicts_name_only_the_groups_the_bound_needs() {
+        // Groups {0, 1}, {2}, then {3, 4} at a new checkpoint: 20 > 15. Without {2} the bound
+        // is still 20, without {0, 1} 10, and {3, 4} holds the current level's records: record
+        // 2 leaves the explanation.
+        let (mut h, g, obj, _, r) = post(&[&[1], &[1], &[2], &[1, 3], &[1, 3]], 15, 2, true);
+        r.expect("no conflict");
+        h.checkpoint();
+        h.restrict(eq(g[3], 3));
+        h.restrict(eq(g[4], 3));
+        let r = h.propagate_once();
+        h.assert_empty_domain(
+            r,
+            ge(obj, 20),
+            &[eq(g[0], 1), eq(g[1], 1), eq(g[3], 3), eq(g[4], 3)],
+        );
+    }
+
+    #[test]
     fn node_lp_waits_for_enough_fixed_records_and_asks_each_groups_once() {
-        let (mut h, g, obj, bound, r) = post(&[&[1], &[1, 2], &[1, 2, 3], &[1, 2, 3]], 100, 2);
+        let (mut h, g, obj, bound, r) =
+            post(&[&[1], &[1, 2], &[1, 2, 3], &[1, 2, 3]], 100, 2, false);
         r.expect("no conflict");
         assert_eq!(*bound.0.lock().unwrap(), 0, "one fixed record: not asked");
         h.restrict(eq(g[1], 1));
