@@ -76,12 +76,11 @@ pub struct NodeLpStats {
     pub seconds: f64,
 }
 
-/// The propagator's memory across nodes: the bounds known per groups, the time spent.
+/// The propagator's memory across nodes: the bounds known per groups, since when it asks.
 #[derive(Debug, Default)]
 struct Memory {
     started: Option<Instant>,
     cache: HashMap<Vec<Vec<u32>>, i64>,
-    stats: NodeLpStats,
 }
 
 /// Constructor of [`NodeLpPropagator`].
@@ -193,8 +192,9 @@ impl NodeLpPropagator {
     /// The bound of `groups`: the cache's, else the LP's when the time share allows.
     fn lookup(&self, groups: Vec<Vec<u32>>, ub: i64, solve: bool) -> Option<i64> {
         let mut memory = self.memory.lock().expect("node-LP memory");
+        let mut stats = self.stats.lock().expect("node-LP stats");
         if let Some(&b) = memory.cache.get(&groups) {
-            memory.stats.cached += 1;
+            stats.cached += 1;
             return Some(b);
         }
         if !solve {
@@ -202,28 +202,17 @@ impl NodeLpPropagator {
         }
         let started = *memory.started.get_or_insert_with(Instant::now);
         let allowed = started.elapsed().as_secs_f64() * self.share;
-        if memory.stats.seconds > allowed {
+        if stats.seconds > allowed {
             return None;
         }
         let t = Instant::now();
         let b = self.bound.bound(&groups, ub);
-        memory.stats.seconds += t.elapsed().as_secs_f64();
-        memory.stats.solved += 1;
+        stats.seconds += t.elapsed().as_secs_f64();
+        stats.solved += 1;
         if let Some(b) = b {
             memory.cache.insert(groups, b);
         }
         b
-    }
-
-    fn publish(&self) {
-        let memory = self.memory.lock().expect("node-LP memory");
-        let mut stats = self.stats.lock().expect("node-LP stats");
-        *stats = NodeLpStats {
-            solved: memory.stats.solved,
-            cached: memory.stats.cached,
-            raised: memory.stats.raised,
-            seconds: memory.stats.seconds,
-        };
     }
 }
 
@@ -241,15 +230,14 @@ impl Propagator for NodeLpPropagator {
             return Ok(());
         }
         let s = Snapshot::from_domains(&context, &self.vars, self.cmax);
-        if s.empty || s.fixed.iter().flatten().count() < self.min_fixed {
+        let fixed = s.fixed.iter().flatten().count();
+        if s.empty || fixed < self.min_fixed {
             return Ok(());
         }
         let obj_lb = context.lower_bound(&self.objective) as i64;
         let ub = context.upper_bound(&self.objective) as i64 + 1;
-        let fixed = s.fixed.iter().flatten().count();
         let mut groups = groups_of(&s);
         let Some(mut lb) = self.lookup(groups.clone(), ub, fixed <= self.max_fixed) else {
-            self.publish();
             return Ok(());
         };
         if lb >= ub && self.minimise {
@@ -281,8 +269,7 @@ impl Propagator for NodeLpPropagator {
             }
         }
         if lb > obj_lb {
-            self.memory.lock().expect("node-LP memory").stats.raised += 1;
-            self.publish();
+            self.stats.lock().expect("node-LP stats").raised += 1;
             let reason: Vec<Predicate> = groups
                 .iter()
                 .flatten()
@@ -295,8 +282,6 @@ impl Propagator for NodeLpPropagator {
                 ge(self.objective, clamp32(lb)),
                 (PropositionalConjunction::from(reason), &self.inference_code),
             )?;
-        } else {
-            self.publish();
         }
         Ok(())
     }
