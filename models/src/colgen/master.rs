@@ -4,7 +4,6 @@
 //! columns of [`super::exchange`]. Kept alive in HiGHS between rounds so every re-solve starts
 //! from the previous basis.
 
-use super::aggregation::Aggregation;
 use super::column::Column;
 use super::exchange::Exchange;
 use crate::root_lp::{cut_coefficient, cut_rhs, Duals, OddSet};
@@ -38,12 +37,7 @@ impl std::fmt::Display for Failure {
 /// The master LP and the columns and cuts it holds.
 pub struct Master {
     model: Option<Model>,
-    /// Records.
-    n: usize,
-    /// One row per record, or per cluster while [`Master::aggregate`]d.
     cover: Vec<Row>,
-    /// The clusters while the master is aggregated ([`super::aggregation`]).
-    agg: Option<Aggregation>,
     cut_rows: Vec<Row>,
     cols: Vec<Col>,
     /// Columns, in the order they were added.
@@ -136,9 +130,7 @@ impl Master {
             .collect();
         Master {
             model: Some(model),
-            n,
             cover,
-            agg: None,
             cut_rows: Vec::new(),
             cols: Vec::new(),
             columns: Vec::new(),
@@ -175,14 +167,14 @@ impl Master {
     /// pool that only grows makes every re-solve slower and memory unbounded. Dropped columns
     /// may come back through pricing. The next solve starts without a basis.
     pub fn compact(&mut self, keep: impl Fn(usize) -> bool) {
-        let rows = self.agg.as_ref().map_or(self.n, Aggregation::len);
+        let n = self.cover.len();
         let artificial_cost = self.artificial_cost;
         let old_columns = std::mem::take(&mut self.columns);
         let old_disabled = std::mem::take(&mut self.disabled);
         let cuts = std::mem::take(&mut self.cuts);
         let exchanges: Vec<Exchange> = self.exchanges.drain(..).map(|(e, _)| e).collect();
         let mut model = Self::empty_model();
-        self.cover = (0..rows)
+        self.cover = (0..n)
             .map(|_| model.add_row(1.0..=1.0, std::iter::empty()))
             .collect();
         self.model = Some(model);
@@ -210,70 +202,6 @@ impl Master {
                 self.model().change_column_bounds(hc, 0.0..=0.0);
             }
         }
-        if let Some(a) = &self.agg {
-            self.seen
-                .extend(a.pending.iter().map(|c| c.members.clone()));
-        }
-    }
-
-    /// Aggregates the cover rows by `clusters` (a partition of the records; dual shares by
-    /// `weights`, [`Aggregation::split_duals`]) until [`Master::disaggregate`]: the columns
-    /// that cut a cluster leave the LP for the aggregation's pool, and exchange columns are
-    /// dropped. Only before any cut.
-    pub fn aggregate(&mut self, clusters: Vec<Vec<u32>>, weights: Vec<f64>, max_degree: usize) {
-        assert!(self.cuts.is_empty(), "aggregation before the cuts");
-        self.disaggregate();
-        let old = std::mem::take(&mut self.columns);
-        self.disabled.clear();
-        self.exchanges.clear();
-        let mut agg = Aggregation::new(self.n, clusters, weights, max_degree);
-        let mut compatible = Vec::new();
-        for col in old {
-            if agg.rows_of(&col.members).is_some() {
-                compatible.push(col);
-            } else {
-                agg.defer(col, self.n);
-            }
-        }
-        self.agg = Some(agg);
-        self.compact(|_| false);
-        for col in compatible {
-            self.add_column(col);
-        }
-    }
-
-    /// Back to one row per record, with every column the aggregation kept out of the LP;
-    /// false when the master was not aggregated.
-    pub fn disaggregate(&mut self) -> bool {
-        let Some(agg) = self.agg.take() else {
-            return false;
-        };
-        self.compact(|_| true);
-        for col in agg.into_columns() {
-            self.add_column(col);
-        }
-        true
-    }
-
-    /// The aggregated master's rows and refinements so far (`None`: not aggregated).
-    pub fn aggregation(&self) -> Option<(usize, u64)> {
-        self.agg.as_ref().map(|a| (a.len(), a.refinements))
-    }
-
-    /// Splits the clusters by the incompatible columns priced since the last solve
-    /// ([`Aggregation::refine`]) and rebuilds the LP with the columns compatible now.
-    fn refine(&mut self) {
-        let Some(agg) = self.agg.as_mut() else {
-            return;
-        };
-        if agg.pending.is_empty() {
-            return;
-        }
-        let enter = agg.refine(self.n);
-        self.compact(|_| true);
-        for col in enter {
-            self.add_column(col);
-        }
     }
 
     /// Adds one artificial singleton column per record at `cost` (more than any partition
@@ -285,13 +213,9 @@ impl Master {
             return;
         }
         self.artificial_cost = Some(cost);
-        for r in 0..self.cover.len() {
-            let row = self.cover[r];
-            // A cluster's artificial stands for its records' singletons.
-            let size = self.agg.as_ref().map_or(1, |a| a.size(r));
-            let c = self
-                .model()
-                .add_col(cost * size as f64, 0.0.., [(row, 1.0)]);
+        for i in 0..self.cover.len() {
+            let row = self.cover[i];
+            let c = self.model().add_col(cost, 0.0.., [(row, 1.0)]);
             self.artificial.push(c);
         }
     }
@@ -301,7 +225,6 @@ impl Master {
     /// column); costs at the duals of a converged LP plus a margin keep those duals feasible,
     /// so the LP starts from them rather than from the huge duals of expensive artificials.
     pub fn price_artificials(&mut self, costs: &[f64]) {
-        self.disaggregate();
         assert_eq!(costs.len(), self.artificial.len(), "one cost per record");
         for (i, &cost) in costs.iter().enumerate() {
             let c = self.artificial[i];
@@ -313,10 +236,6 @@ impl Master {
     /// Adds exchange columns: y ≥ 0 at the exchange's cost, +1 in `into`'s row and −1 in `out`'s
     /// (they never enter `columns`, cuts or MIPs; [`Master::drop_exchanges`] removes them).
     pub fn add_exchanges(&mut self, list: &[Exchange]) {
-        if self.agg.is_some() {
-            // Their dual inequalities π_into − π_out ≤ δ hold per record, not per cluster.
-            return;
-        }
         for e in list {
             let entries = [
                 (self.cover[e.into as usize], 1.0),
@@ -385,27 +304,11 @@ impl Master {
         if !self.seen.insert(col.members.clone()) {
             return false;
         }
-        let mut entries: Vec<(Row, f64)> = match &mut self.agg {
-            None => col
-                .members
-                .iter()
-                .map(|&i| (self.cover[i as usize], 1.0))
-                .collect(),
-            Some(agg) => {
-                let rows = agg.rows_of(&col.members);
-                let was_deferred = agg.deferred.remove(&col.members).is_some();
-                match rows {
-                    Some(rows) if !was_deferred => {
-                        rows.into_iter().map(|r| (self.cover[r], 1.0)).collect()
-                    }
-                    _ => {
-                        // It cuts a cluster: it refines the clusters before the next solve.
-                        agg.pending.push(col);
-                        return true;
-                    }
-                }
-            }
-        };
+        let mut entries: Vec<(Row, f64)> = col
+            .members
+            .iter()
+            .map(|&i| (self.cover[i as usize], 1.0))
+            .collect();
         for (t, set) in self.cuts.iter().enumerate() {
             let a = cut_coefficient(set, &col.members);
             if a > 0 {
@@ -427,7 +330,6 @@ impl Master {
 
     /// Adds the odd-set cut on `t` (sorted): Σ_C ⌊|C ∩ t| / 2⌋ x_C ≤ (|t| − 1) / 2.
     pub fn add_cut(&mut self, t: OddSet) {
-        self.disaggregate();
         let entries: Vec<(Col, f64)> = self
             .columns
             .iter()
@@ -460,7 +362,6 @@ impl Master {
     /// is `None` too, and [`Master::failure`] says what HiGHS reported.
     pub fn solve(&mut self, time_limit: Option<f64>) -> Option<LpSolution> {
         self.failure = None;
-        self.refine();
         #[cfg(test)]
         if self.failing_solves > 0 {
             self.failing_solves -= 1;
@@ -544,10 +445,7 @@ impl Master {
         }
         let n = self.cover.len();
         let rows = sol.dual_rows();
-        let pi = match &self.agg {
-            None => rows[..n].to_vec(),
-            Some(agg) => agg.split_duals(&rows[..n]),
-        };
+        let pi = rows[..n].to_vec();
         let cuts = self
             .cuts
             .iter()
@@ -841,76 +739,6 @@ mod tests {
         let highs_rc = solved.get_solution().dual_columns().to_vec();
         for (c, col) in m.columns.iter().enumerate() {
             assert!((lp.duals.reduced_cost(&col.members, col.cost) - highs_rc[c]).abs() < 1e-6);
-        }
-    }
-
-    /// Column generation over a fixed pool (every column of negative reduced cost at the
-    /// split duals priced in) reaches the plain master's LP optimum when the master is
-    /// aggregated from a partition's classes, for any degree.
-    #[test]
-    fn an_aggregated_master_converges_to_the_plain_lp() {
-        let n = 12u32;
-        let mut pool: Vec<Column> = random_batches(n).into_iter().flatten().collect();
-        // Singletons keep every master feasible; the classes of a partition seed the clusters.
-        pool.extend((0..n).map(|i| Column {
-            members: vec![i],
-            cost: 40,
-        }));
-        let classes: Vec<Vec<u32>> = (0..n)
-            .collect::<Vec<_>>()
-            .chunks(4)
-            .map(<[u32]>::to_vec)
-            .collect();
-        pool.extend(classes.iter().map(|c| Column {
-            members: c.clone(),
-            cost: 30,
-        }));
-        let mut plain = Master::new(n as usize);
-        for c in &pool {
-            plain.add_column(c.clone());
-        }
-        let z = plain.solve(None).expect("plain LP").objective;
-        for degree in [1, 2, 5] {
-            let mut m = Master::new(n as usize);
-            for c in &classes {
-                m.add_column(Column {
-                    members: c.clone(),
-                    cost: 30,
-                });
-            }
-            let weights = (0..n).map(|i| 1.0 + (i % 3) as f64).collect();
-            m.aggregate(classes.clone(), weights, degree);
-            assert_eq!(m.aggregation(), Some((3, 0)));
-            let mut rounds = 0;
-            let sol = loop {
-                let sol = m.solve(None).expect("aggregated LP");
-                let priced: Vec<&Column> = pool
-                    .iter()
-                    .filter(|c| sol.duals.reduced_cost(&c.members, c.cost) < -1e-7)
-                    .collect();
-                let added = priced
-                    .into_iter()
-                    .filter(|c| m.add_column((*c).clone()))
-                    .count();
-                if added == 0 {
-                    break sol;
-                }
-                rounds += 1;
-                assert!(rounds < 500, "converges");
-            };
-            assert!(
-                (sol.objective - z).abs() < 1e-6,
-                "degree {degree}: {} against {z}",
-                sol.objective
-            );
-            assert!(
-                (sol.duals.value() - z).abs() < 1e-6,
-                "split duals sum to the LP value"
-            );
-            assert!(m.aggregation().is_some_and(|(_, r)| r > 0), "refined");
-            assert!(m.disaggregate());
-            let again = m.solve(None).expect("disaggregated LP").objective;
-            assert!((again - z).abs() < 1e-6);
         }
     }
 }

@@ -3,7 +3,6 @@
 //! proof by enumerating every class whose reduced cost leaves room for a better solution and
 //! solving the set-partitioning MIP over them.
 
-pub mod aggregation;
 mod branch;
 mod centroid_pricing;
 mod cheap_pricing;

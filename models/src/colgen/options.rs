@@ -266,12 +266,6 @@ pub struct ColgenOptions {
     /// Their δ as a share of the dual-optimal one (default 0.3; 1: dual-optimal;
     /// `OPTIK_EXCHANGE_SCALE`).
     pub exchange_scale: f64,
-    /// Dynamic constraint aggregation of the root LP until it first converges
-    /// ([`super::aggregation`]): the incumbent's classes are the first clusters, and a
-    /// refinement splits by the priced columns that cut at most this many clusters. Default
-    /// `None` (off; `OPTIK_AGGREGATION=D` turns it on with degree D ≥ 1). Exchange columns are
-    /// not added while the master is aggregated (their dual inequalities hold per record).
-    pub aggregation: Option<usize>,
     /// The companion restarts with the root LP's duals as its per-record bounds when the LP
     /// first converges ([`super::companion::RecordBounds`]). Default false (in side-by-side
     /// runs it helped on Adult and hurt on Census: docs/exact.md, "The companion guided by the
@@ -457,7 +451,6 @@ impl Default for ColgenOptions {
                 .filter(|s| *s >= 0.0)
                 .unwrap_or(0.3),
             companion_duals: env_number::<u32>("OPTIK_COMPANION_DUALS") == Some(1),
-            aggregation: env_number::<usize>("OPTIK_AGGREGATION").filter(|&d| d > 0),
         }
     }
 }
@@ -511,7 +504,6 @@ impl std::fmt::Debug for ColgenOptions {
             .field("proof_mip_seconds", &self.proof_mip_seconds)
             .field("proof_mip_bound", &self.proof_mip_bound)
             .field("exchanges", &self.exchanges)
-            .field("aggregation", &self.aggregation)
             .field("exchange_scale", &self.exchange_scale)
             .field("companion_duals", &self.companion_duals)
             .field("constraints", &!self.constraints.is_empty())

@@ -247,18 +247,6 @@ fn column_generation(
     master.set_interior(
         opts.interior_descent && inst.n >= opts.stall_step_min_records && has_fast_round(opts),
     );
-    if let (Some(degree), Some((p, _))) = (opts.aggregation, &run.best) {
-        if run.stats.lp_bound.is_none() && master.cuts.is_empty() && !has_fast_round(opts) {
-            // Dynamic constraint aggregation from the incumbent's classes (the exchange
-            // columns below are then left out: `Master::add_exchanges`).
-            let clusters = p
-                .classes()
-                .into_iter()
-                .map(|c| c.into_iter().map(|i| i as u32).collect())
-                .collect();
-            master.aggregate(clusters, run.record_bounds.clone(), degree);
-        }
-    }
     // Exact rounds only (the fast rounds' stalls round the LP's x, which exchanges blur).
     if opts.exchanges > 0 && !has_fast_round(opts) && run.stats.lp_bound.is_none() {
         let list = exchange::exchanges(
@@ -376,12 +364,11 @@ fn converge(
         // Progress trace for tuning (bound, pool and cut counts per round).
         if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
             eprintln!(
-                "round {} lp {:.1} columns {} cuts {} rows {} t {:.2}",
+                "round {} lp {:.1} columns {} cuts {} t {:.2}",
                 run.stats.pricing_rounds,
                 sol.objective,
                 master.columns.len(),
                 master.cuts.len(),
-                master.aggregation().map_or(n, |a| a.0),
                 run.start.elapsed().as_secs_f64()
             );
         }
@@ -581,19 +568,6 @@ fn converge(
             age_pool(master, &sol, n);
             continue;
         }
-        if let Some((rows, refinements)) = master.aggregation() {
-            // Converged aggregated: the LP of every record is at this value (pricing found
-            // no column at the split duals); its rows per record from here, for the cuts.
-            if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-                eprintln!(
-                    "aggregation: converged at lp {:.1} with {rows} rows after {refinements} refinements t {:.2}",
-                    sol.objective,
-                    run.start.elapsed().as_secs_f64()
-                );
-            }
-            master.disaggregate();
-            continue;
-        }
         if master.drop_exchanges() {
             // Converged with the exchange columns: the plain master converges from here.
             if std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
@@ -607,19 +581,6 @@ fn converge(
             continue;
         }
         // Converged: the LP bound is exact (up to PRICE_EPS per class).
-        if run.stats.lp_bound.is_none() && std::env::var_os("OPTIK_COLGEN_TRACE").is_some() {
-            let support: Vec<&[u32]> = (master.columns.iter().zip(&sol.x))
-                .filter(|(_, &x)| x > 1e-9)
-                .map(|(c, _)| c.members.as_slice())
-                .collect();
-            eprintln!(
-                "converged lp {:.1}: {} positive columns, {} atoms of {n} records t {:.2}",
-                sol.objective,
-                support.len(),
-                super::aggregation::atoms(n, &support).len(),
-                run.start.elapsed().as_secs_f64()
-            );
-        }
         if run.stats.lp_bound.is_none() {
             run.stats.lp_bound = Some(sol.objective);
             run.stats.lp_converged_s = Some(run.start.elapsed().as_secs_f64());
